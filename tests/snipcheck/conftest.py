@@ -1,0 +1,50 @@
+"""Fixtures for the checker's tests: a throwaway project with its own docs/ and snippets/."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from snipcheck import Engine
+
+
+class Project:
+    """A tiny project in a temporary folder: write pages and snippets, then check them."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        (root / "docs").mkdir()
+        (root / "snippets").mkdir()
+
+    def page(self, name: str, text: str) -> Path:
+        path = self.root / "docs" / name
+        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+        return path
+
+    def snippet(self, name: str, code: str) -> Path:
+        path = self.root / "snippets" / name
+        path.write_text(textwrap.dedent(code).lstrip("\n"), encoding="utf-8")
+        return path
+
+    def module(self, rel: str, code: str) -> Path:
+        path = self.root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(code).lstrip("\n"), encoding="utf-8")
+        return path
+
+    def engine(self, **options) -> Engine:
+        options.setdefault("check_determinism", False)
+        return Engine(self.root, **options)
+
+    def build(self, **options):
+        return self.engine(**options).build()
+
+    def problems(self, **options) -> list[str]:
+        return [str(p) for p in self.build(**options).problems]
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Project:
+    return Project(tmp_path)

@@ -1,0 +1,73 @@
+"""The cache: reused only while the snippet, the project modules it imported and the tools are unchanged."""
+
+from __future__ import annotations
+
+import pytest
+
+PAGE = """# P
+
+```python run="uses_a.py"
+```
+
+```python run="uses_b.py"
+```
+
+```python run="plain.py"
+```
+"""
+
+
+@pytest.fixture
+def two_module_project(project):
+    project.page("p.md", PAGE)
+    project.module("pkg/__init__.py", "")
+    project.module("pkg/a.py", "A = 1\n")
+    project.module("pkg/b.py", "B = 2\n")
+    project.snippet("uses_a.py", "from pkg.a import A\nvalue = A\n")
+    project.snippet("uses_b.py", "from pkg.b import B\nvalue = B\n")
+    project.snippet("plain.py", "value = 3\n")
+    return project
+
+
+def test_a_warm_rebuild_runs_no_snippet(two_module_project):
+    first = two_module_project.build()
+    assert sorted(first.stats.ran) == ["plain.py", "uses_a.py", "uses_b.py"] and first.stats.cached == []
+    second = two_module_project.build()
+    assert second.stats.ran == [] and sorted(second.stats.cached) == ["plain.py", "uses_a.py", "uses_b.py"]
+    assert second.results["uses_a.py"].imported.keys() == {"pkg/__init__.py", "pkg/a.py"}
+
+
+def test_editing_an_imported_module_reruns_exactly_its_importers(two_module_project):
+    two_module_project.build()
+    two_module_project.module("pkg/a.py", "A = 10\n")
+    build = two_module_project.build()
+    assert build.stats.ran == ["uses_a.py"]
+    assert build.results["uses_a.py"].values["value"]["data"] == 10
+
+
+def test_editing_a_snippet_reruns_only_it(two_module_project):
+    two_module_project.build()
+    two_module_project.snippet("plain.py", "value = 4\n")
+    assert two_module_project.build().stats.ran == ["plain.py"]
+
+
+def test_refresh_runs_everything(two_module_project, monkeypatch):
+    two_module_project.build()
+    assert len(two_module_project.build(refresh=True).stats.ran) == 3
+    monkeypatch.setenv("SNIPCHECK_REFRESH", "1")
+    assert len(two_module_project.build().stats.ran) == 3
+
+
+def test_a_failure_is_never_cached(project):
+    project.page("p.md", '```python run="bad.py"\n```\n')
+    project.snippet("bad.py", "raise ValueError('no')\n")
+    project.build()
+    assert project.build().stats.ran == ["bad.py"]
+
+
+def test_a_new_tool_version_invalidates_everything(two_module_project, monkeypatch):
+    two_module_project.build()
+    import snipcheck.runner as runner
+
+    monkeypatch.setattr(runner, "RUNNER_VERSION", "changed")
+    assert len(two_module_project.build().stats.ran) == 3

@@ -1,0 +1,177 @@
+"""The engine end to end on tiny projects: every kind of drift and failure, named by file:line."""
+
+from __future__ import annotations
+
+import pytest
+
+PASSING = '''# Page
+
+```python run="one.py"
+```
+
+```output
+weights: [0.248 0.752]
+```
+
+The first weight is {{ 0.248 = w[0] }} and there are {{ 2 = n }}.
+'''
+
+ONE = """
+w = [0.2482, 0.7518]
+n = 2
+print("weights: [" + " ".join(f"{x:.3f}" for x in w) + "]")
+"""
+
+
+def test_a_matching_page_passes(project):
+    project.page("p.md", PASSING)
+    project.snippet("one.py", ONE)
+    build = project.build()
+    assert build.problems == []
+    assert [(c.line, c.documented, c.computed, c.ok) for c in build.checks] == [
+        (7, "0.248", "0.248", True), (7, "0.752", "0.752", True), (10, "0.248", "0.2482", True), (10, "2", "2", True)]
+
+
+def test_a_drift_in_an_output_block_names_file_line_documented_and_computed(project):
+    project.page("p.md", PASSING.replace("[0.248 0.752]", "[0.250 0.752]"))
+    project.snippet("one.py", ONE)
+    assert project.problems() == ["docs/p.md:7: documented 0.250, computed 0.248 (snippets/one.py)"]
+
+
+def test_a_drift_in_prose_names_file_line(project):
+    project.page("p.md", PASSING.replace("{{ 0.248 = w[0] }}", "{{ 0.26 = w[0] }}"))
+    project.snippet("one.py", ONE)
+    assert project.problems() == ["docs/p.md:10: documented 0.26, computed w[0] = 0.2482 (snippets/one.py)"]
+
+
+def test_every_drift_is_listed_in_one_run(project):
+    project.page("p.md", PASSING.replace("[0.248 0.752]", "[0.3 0.7]").replace("{{ 2 = n }}", "{{ 3 = n }}"))
+    project.page("q.md", PASSING.replace("{{ 0.248 = w[0] }}", "{{ 0.3 = w[0] }}"))
+    project.snippet("one.py", ONE)
+    assert project.problems() == [
+        "docs/p.md:7: documented 0.3, computed 0.248 (snippets/one.py)",
+        "docs/p.md:7: documented 0.7, computed 0.752 (snippets/one.py)",
+        "docs/p.md:10: documented 3, computed n = 2 (snippets/one.py)",
+        "docs/q.md:10: documented 0.3, computed w[0] = 0.2482 (snippets/one.py)",
+    ]
+
+
+def test_a_tied_list_is_checked_number_by_number(project):
+    project.page("p.md", '```python run="one.py"\n```\n\n```output\nweights: [0.248 0.752]\n```\n\nAll: {{ [0.248, 0.76] = w }}.\n')
+    project.snippet("one.py", ONE)
+    [problem] = project.problems()
+    assert problem.startswith("docs/p.md:8: documented [0.248, 0.76], computed w = [0.2482, 0.7518] (0.76 vs 0.7518)")
+
+
+def test_a_tie_to_an_unknown_name_or_index_fails(project):
+    project.page("p.md", PASSING.replace("{{ 2 = n }}", "{{ 2 = m }} {{ 1 = w[5] }}"))
+    project.snippet("one.py", ONE)
+    problems = project.problems()
+    assert "docs/p.md:10: the snippet defines no number or array named 'm'" in problems[0]
+    assert problems[1].startswith("docs/p.md:10: cannot take w[5]")
+
+
+def test_a_tie_to_a_shape(project):
+    project.page("p.md", '```python run="s.py"\n```\n\nShape {{ (4, 8) = x.shape }}, rows {{ 4 = x.shape[0] }}.\n')
+    project.snippet("s.py", "import numpy as np\nx = np.zeros((4, 8))\n")
+    assert project.problems() == []
+
+
+def test_a_snippet_that_raises_shows_its_own_file_and_line(project):
+    project.page("p.md", '# P\n\n```python run="bad.py"\n```\n')
+    project.snippet("bad.py", "x = 1\ny = x / 0\n")
+    [problem] = project.problems()
+    assert problem.startswith("docs/p.md:3: the snippet failed:")
+    assert 'File "snippets/bad.py", line 2, in <module>' in problem
+    assert "ZeroDivisionError: division by zero" in problem
+
+
+def test_a_snippet_that_hangs_is_stopped_at_its_timeout(project):
+    project.page("p.md", '```python run="slow.py" timeout=1\n```\n')
+    project.snippet("slow.py", "import time\ntime.sleep(30)\n")
+    assert project.problems() == ["docs/p.md:1: the snippet failed:\n    timed out after 1 s (raise it with timeout=SECONDS on the run block) (snippets/slow.py)"]
+
+
+def test_a_missing_snippet_fails(project):
+    project.page("p.md", '```python run="gone.py"\n```\n')
+    assert project.problems() == ["docs/p.md:1: the snippet failed:\n    snippet file snippets/gone.py does not exist (snippets/gone.py)"]
+
+
+def test_output_the_page_never_documents_fails(project):
+    project.page("p.md", '```python run="one.py"\n```\n\nprose\n')
+    project.snippet("one.py", ONE)
+    [problem] = project.problems()
+    assert problem.startswith("docs/p.md:1: the snippet prints output that the page never documents")
+
+
+def test_an_output_block_with_no_snippet_fails(project):
+    project.page("p.md", "# P\n\n```output\n1\n```\n")
+    assert project.problems() == ["docs/p.md:3: output block does not follow a run block (it documents no snippet)"]
+
+
+def test_a_snippet_no_page_runs_fails(project):
+    project.page("p.md", "# P\n")
+    project.snippet("orphan.py", "x = 1\n")
+    project.snippet("_helper.py", "x = 1\n")
+    assert project.problems() == ["snippets/orphan.py:1: no page runs this snippet"]
+
+
+def test_nondeterministic_output_is_detected(project):
+    project.page("p.md", '```python run="rand.py"\n```\n\n```output\n0.5\n```\n')
+    project.snippet("rand.py", "import os\nprint(int.from_bytes(os.urandom(4), 'big'))\n")
+    [problem] = project.problems(check_determinism=True)
+    assert "nondeterministic: two runs of the same source gave different stdout" in problem
+
+
+def test_a_live_run_is_shown_but_not_compared(project):
+    project.page("p.md", '```python run="clock.py" live\n```\n')
+    project.snippet("clock.py", "import time\nprint(time.perf_counter())\n")
+    build = project.build(check_determinism=True)
+    assert build.problems == []
+    assert "Output measured during this build (not checked" in build.rendered("p.md")
+
+
+FIGURE = """
+import matplotlib.pyplot as plt
+fig, ax = plt.subplots()
+ax.plot([0, 1], [0, 1])
+fig.savefig("line.svg")
+"""
+
+
+def test_figures_are_drawn_deterministically_and_need_alt_text(project):
+    project.page("p.md", '```python run="fig.py"\n```\n\n![](figures/fig/line.svg)\n\n![A line](figures/fig/other.svg)\n')
+    project.snippet("fig.py", FIGURE)
+    build = project.build(check_determinism=True)
+    assert [str(p) for p in build.problems] == [
+        "docs/p.md:4: figure figures/fig/line.svg has no alt text: describe what it shows",
+        "docs/p.md:6: figure figures/fig/other.svg was not drawn by any snippet this build ran",
+    ]
+    svg = build.figures()["figures/fig/line.svg"]
+    assert svg.startswith(b"<?xml") and b"<dc:date>" not in svg
+
+
+def test_a_figure_no_page_shows_fails(project):
+    project.page("p.md", '```python run="fig.py"\n```\n')
+    project.snippet("fig.py", FIGURE)
+    assert project.problems() == ["snippets/fig.py:1: draws line.svg, but no page shows figures/fig/line.svg"]
+
+
+def test_html_in_output_stays_text(project):
+    project.page("p.md", '```python run="h.py"\n```\n\n```output\n<script>alert(1)</script>\n```\n')
+    project.snippet("h.py", "print('<script>alert(1)</script>')\n")
+    build = project.build()
+    assert build.problems == []
+    rendered = build.rendered("p.md")
+    assert "```" in rendered.split("<script>")[0]  # inside a fenced block, which Markdown escapes
+
+
+def test_rendering_includes_the_code_and_links_ties_to_the_verification_page(project):
+    project.page("p.md", PASSING)
+    project.snippet("one.py", ONE)
+    build = project.build()
+    rendered = build.rendered("p.md")
+    assert 'title="snippets/one.py"' in rendered and 'w = [0.2482, 0.7518]' in rendered
+    assert "[0.248](verification.md#check-docs-p-10 " in rendered
+    assert "run=" not in rendered and "{{" not in rendered
+    assert '<span id="check-docs-p-10"></span>' in build.verification()
