@@ -54,7 +54,7 @@ def render(doc: Document, src_uri: str, snippet_sources: dict[str, str], results
         lines[start - 1 : end] = _render_block(block, snippet_sources, results)
     if problems:
         header = ['!!! failure "This page does not build: the checks below failed"', ""]
-        header += [f"    - `{html.escape(str(p))}`" if "\n" not in p.message else f"    - `{html.escape(p.path)}:{p.line}`: the snippet failed (see the build log)" for p in problems]
+        header += [f"    - `{html.escape(str(p))}`" if "\n" not in p.message else f"    - `{html.escape(p.path)}:{p.line}`: {html.escape(p.message.splitlines()[0])} (traceback in the build log)" for p in problems]
         header.append("")
         at = _after_front_matter(lines)
         lines[at:at] = header

@@ -81,7 +81,7 @@ def test_a_snippet_that_raises_shows_its_own_file_and_line(project):
     project.page("p.md", '# P\n\n```python run="bad.py"\n```\n')
     project.snippet("bad.py", "x = 1\ny = x / 0\n")
     [problem] = project.problems()
-    assert problem.startswith("docs/p.md:3: the snippet failed:")
+    assert problem.startswith("docs/p.md:3: snippets/bad.py failed:\n")
     assert 'File "snippets/bad.py", line 2, in <module>' in problem
     assert "ZeroDivisionError: division by zero" in problem
 
@@ -89,12 +89,12 @@ def test_a_snippet_that_raises_shows_its_own_file_and_line(project):
 def test_a_snippet_that_hangs_is_stopped_at_its_timeout(project):
     project.page("p.md", '```python run="slow.py" timeout=1\n```\n')
     project.snippet("slow.py", "import time\ntime.sleep(30)\n")
-    assert project.problems() == ["docs/p.md:1: the snippet failed:\n    timed out after 1 s (raise it with timeout=SECONDS on the run block) (snippets/slow.py)"]
+    assert project.problems() == ["docs/p.md:1: snippets/slow.py failed:\n    timed out after 1 s (raise it with timeout=SECONDS on the run block)"]
 
 
 def test_a_missing_snippet_fails(project):
     project.page("p.md", '```python run="gone.py"\n```\n')
-    assert project.problems() == ["docs/p.md:1: the snippet failed:\n    snippet file snippets/gone.py does not exist (snippets/gone.py)"]
+    assert project.problems() == ["docs/p.md:1: snippets/gone.py failed:\n    snippet file snippets/gone.py does not exist"]
 
 
 def test_output_the_page_never_documents_fails(project):
