@@ -1,0 +1,258 @@
+"""Scaled dot-product attention and the softmax it is built on.
+
+    Attention(Q, K, V) = softmax(Q K^T / sqrt(d_k)) V      (Vaswani et al. 2017, eq. 1)
+
+Shapes use the paper's names: n_q query positions, n_k key positions, d_k the
+width of queries and keys, d_v the width of values. Leading ``...`` axes
+(batch, heads) broadcast.
+
+Masks are boolean and True means "may attend". A masked score is set to -inf
+before the softmax, so its weight is exactly 0. A query row whose keys are
+*all* masked gets all-zero weights and an all-zero output, silently (no
+warning, no nan): that is the documented choice for fully padded rows.
+
+Taught on: docs/03-queries-keys-values.md
+"""
+
+import math
+
+import numpy as np
+
+#: Query rows handled per block by :func:`scaled_dot_product_attention`.
+#: A (256, n_k) float64 score block is 2 MiB at n_k = 1024.
+QUERY_BLOCK = 256
+
+
+def softmax(x, axis=-1):
+    """Numerically stable softmax along ``axis``.
+
+    Subtracts the maximum of each slice before exponentiating, so scores of
+    1e4 neither overflow nor produce nan. Entries of -inf mean "masked" and get
+    weight exactly 0. A slice that is entirely -inf gets all-zero weights (not
+    nan, and no warning). Inputs containing nan or +inf are not supported.
+
+    x: (..., n) -> (..., n), same shape as ``x``; each slice along ``axis``
+    sums to 1 (or is all 0 when fully masked). Integer input gives float64.
+
+    Taught on: docs/02-one-head-by-hand.md
+    """
+    x = _as_float(x)
+    x_max = np.max(x, axis=axis, keepdims=True)
+    np.copyto(x_max, 0.0, where=np.isneginf(x_max))  # fully masked slice: shift by 0
+    e = np.exp(x - x_max)  # the only full-size allocation; x is never written
+    total = np.sum(e, axis=axis, keepdims=True)
+    np.copyto(total, 1.0, where=total == 0)  # fully masked slice: 0 / 1 = 0
+    e /= total
+    return e
+
+
+def scaled_dot_product_attention(q, k, v, mask=None, return_weights=False):
+    """Attention(Q, K, V) = softmax(Q K^T / sqrt(d_k)) V.
+
+    q: (..., n_q, d_k), k: (..., n_k, d_k), v: (..., n_k, d_v),
+    mask: bool, broadcastable to (..., n_q, n_k), True = may attend
+    -> out (..., n_q, d_v), or (out, weights (..., n_q, n_k)) when
+    ``return_weights`` is True.
+
+    Masked weights are exactly 0; a fully masked query row gets zero weights
+    and a zero output. The result has the floating dtype of the inputs
+    (float32 stays float32; integers become float64).
+
+    Without ``return_weights`` the n_q x n_k weight matrix is never built
+    whole: Q is scaled once (n_q * d_k multiplies instead of n_q * n_k), then
+    query rows are processed ``QUERY_BLOCK`` at a time so the score block stays
+    in cache, the exponential is taken in place, and the (n_q, d_v) output is
+    divided by the row sums instead of normalising the weights.
+
+    Taught on: docs/03-queries-keys-values.md
+    """
+    q, k, v = _as_float(q, k, v)
+    _check_qkv(q, k, v)
+    scale = 1.0 / math.sqrt(q.shape[-1])  # applied to Q: n_q * d_k multiplies, not n_q * n_k
+    if return_weights:
+        weights = softmax(_masked((q * scale) @ k.swapaxes(-1, -2), mask))  # (..., n_q, n_k)
+        return weights @ v, weights
+    return _softmax_qk_v(q, k, v, _blocked(mask), scale)
+
+
+def causal_mask(n):
+    """Mask letting position i attend to positions 0..i only.
+
+    -> bool (n, n), lower triangle (diagonal included) True.
+
+    Taught on: docs/07-block-masking-cost.md
+    """
+    n = _check_count(n, "n")
+    return np.tri(n, n, dtype=bool)
+
+
+def padding_mask(lengths, n):
+    """Mask hiding the padding at the end of each sequence of a batch.
+
+    lengths: (batch,) ints in [0, n], the number of real tokens of each
+    sequence -> bool (batch, 1, n), True for real tokens. The middle axis of
+    size 1 broadcasts over the query positions n_q.
+
+    Taught on: docs/07-block-masking-cost.md
+    """
+    n = _check_count(n, "n")
+    lengths = np.asarray(lengths)
+    if lengths.ndim != 1 or not np.issubdtype(lengths.dtype, np.integer):
+        raise ValueError("lengths must be a 1-D array of integers")
+    if np.any(lengths < 0) or np.any(lengths > n):
+        raise ValueError(f"every length must lie in [0, {n}]")
+    real = np.arange(n) < lengths[:, None]  # (batch, n)
+    return real[:, None, :]  # (batch, 1, n)
+
+
+# ---------------------------------------------------------------- helpers --
+
+
+def _softmax_qk_v(q, k, v, blocked, scale, block_size=QUERY_BLOCK):
+    """softmax(scale * q k^T) v, ``block_size`` query rows at a time.
+
+    q: (..., n_q, d_k), k: (..., n_k, d_k), v: (..., n_k, d_v),
+    blocked: None or bool broadcastable to (..., n_q, n_k), True = masked
+    -> (..., n_q, d_v)
+    """
+    batch = _batch_shape(q, k, v, blocked)
+    n_q, n_k, d_v = q.shape[-2], k.shape[-2], v.shape[-1]
+    _check_mask(blocked, n_q, n_k)
+    rows = max(1, min(block_size, n_q))
+    out = np.empty(batch + (n_q, d_v), dtype=q.dtype)
+    query_buffer = np.empty(math.prod(q.shape[:-2]) * rows * q.shape[-1], dtype=q.dtype)
+    score_buffer = np.empty(math.prod(batch) * rows * n_k, dtype=q.dtype)
+    row_buffer = np.empty((2, math.prod(batch) * rows), dtype=q.dtype)
+    ones = np.ones((n_k, 1), dtype=q.dtype)
+    k_t = k.swapaxes(-1, -2)  # (..., d_k, n_k), a view
+    for start in range(0, n_q, rows):
+        stop = min(start + rows, n_q)
+        q_rows = q[..., start:stop, :]  # (..., b, d_k), a view
+        q_block = query_buffer[: q_rows.size].reshape(q_rows.shape)  # (..., b, d_k)
+        size = math.prod(batch) * (stop - start)
+        scores = score_buffer[: size * n_k].reshape(batch + (stop - start, n_k))  # (..., b, n_k)
+        row_max = row_buffer[0, :size].reshape(batch + (stop - start, 1))  # (..., b, 1)
+        row_sum = row_buffer[1, :size].reshape(batch + (stop - start, 1))  # (..., b, 1)
+        np.multiply(q_rows, scale, out=q_block)  # Q / sqrt(d_k), one block of rows
+        np.matmul(q_block, k_t, out=scores)
+        if blocked is not None:
+            np.copyto(scores, -np.inf, where=_query_rows(blocked, start, stop))
+        _exp_minus_row_max(scores, row_max, masked=blocked is not None)
+        np.matmul(scores, ones, out=row_sum)  # row sums as a matrix-vector product
+        block_out = out[..., start:stop, :]  # (..., b, d_v), a view of out
+        np.matmul(scores, v, out=block_out)
+        _divide_by_row_sum(block_out, row_sum, masked=blocked is not None)
+    return out
+
+
+def _exp_minus_row_max(scores, row_max, masked=True):
+    """In place: scores <- exp(scores - max of its row); row_max receives the max.
+
+    scores: (..., b, n) buffer we own, row_max: (..., b, 1) buffer -> None.
+    When ``masked``, a row of -inf is shifted by 0, so it becomes exact zeros
+    (without a mask, finite scores have a finite max and the check is skipped).
+    """
+    np.fmax.reduce(scores, axis=-1, keepdims=True, out=row_max)
+    if masked:
+        np.copyto(row_max, 0.0, where=np.isneginf(row_max))
+    np.subtract(scores, row_max, out=scores)
+    np.exp(scores, out=scores)
+
+
+def _divide_by_row_sum(out, row_sum, masked=True):
+    """In place: out <- out / row_sum; a row sum of 0 (fully masked) leaves zeros.
+
+    out: (..., b, d_v) buffer we own, row_sum: (..., b, 1) -> None. Unmasked
+    rows have row_sum >= 1 (the max contributes exp(0) = 1), so the guard
+    against 0 is needed only when ``masked``.
+    """
+    if masked:
+        np.maximum(row_sum, np.finfo(row_sum.dtype).tiny, out=row_sum)
+    out /= row_sum
+
+
+def _as_float(*arrays):
+    """Arrays as one common floating dtype (float64 unless all are float32 or
+    lower). Never copies a float array of the right dtype; never writes.
+
+    -> a single array when given one, else a tuple.
+    """
+    arrays = [np.asarray(a) for a in arrays]
+    dtype = np.result_type(*arrays)
+    if not np.issubdtype(dtype, np.floating):
+        dtype = np.dtype(np.float64)
+    arrays = tuple(np.asarray(a, dtype=dtype) for a in arrays)
+    return arrays[0] if len(arrays) == 1 else arrays
+
+
+def _check_qkv(q, k, v):
+    """Raise ValueError unless q (..., n_q, d_k), k (..., n_k, d_k), v (..., n_k, d_v)."""
+    if q.ndim < 2 or k.ndim < 2 or v.ndim < 2:
+        raise ValueError("q, k and v must have at least 2 axes: (..., n, d)")
+    if q.shape[-1] != k.shape[-1]:
+        raise ValueError(f"q and k need the same d_k, got {q.shape[-1]} and {k.shape[-1]}")
+    if k.shape[-2] != v.shape[-2]:
+        raise ValueError(f"k and v need the same n_k, got {k.shape[-2]} and {v.shape[-2]}")
+    if k.shape[-2] == 0:
+        raise ValueError("there must be at least one key (n_k >= 1)")
+
+
+def _check_count(value, name):
+    """``value`` as a non-negative Python int, else TypeError / ValueError."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+    if value < 0:
+        raise ValueError(f"{name} must be >= 0, got {value}")
+    return int(value)
+
+
+def _blocked(mask):
+    """The complement of a boolean mask (True = masked), or None.
+
+    mask: broadcastable to (..., n_q, n_k) -> bool array of at least 2 axes.
+    """
+    if mask is None:
+        return None
+    mask = np.asarray(mask)
+    if mask.dtype != bool:
+        raise TypeError(f"mask must be boolean (True = may attend), got {mask.dtype}")
+    return np.logical_not(mask.reshape((1,) * (2 - mask.ndim) + mask.shape))  # (..., n_q, n_k)
+
+
+def _check_mask(blocked, n_q, n_k):
+    """Raise ValueError unless the mask's last two axes broadcast to (n_q, n_k)."""
+    if blocked is None:
+        return
+    if blocked.shape[-2] not in (1, n_q) or blocked.shape[-1] not in (1, n_k):
+        raise ValueError(f"mask of shape {blocked.shape} does not broadcast to (..., {n_q}, {n_k})")
+
+
+def _masked(scores, mask):
+    """Scores with every masked entry set to -inf.
+
+    scores: (..., n_q, n_k), mask broadcastable to it -> (..., n_q, n_k);
+    ``scores`` is returned unchanged when mask is None.
+    """
+    blocked = _blocked(mask)
+    if blocked is None:
+        return scores
+    _check_mask(blocked, scores.shape[-2], scores.shape[-1])
+    return np.where(blocked, -np.inf, scores)
+
+
+def _query_rows(blocked, start, stop):
+    """Rows start:stop of a broadcastable mask (an axis of size 1 stays whole).
+
+    blocked: (..., n_q or 1, n_k or 1) -> (..., stop - start or 1, n_k or 1)
+    """
+    if blocked.shape[-2] == 1:
+        return blocked
+    return blocked[..., start:stop, :]
+
+
+def _batch_shape(q, k, v, blocked):
+    """Broadcast shape of the leading ``...`` axes of q, k, v and the mask."""
+    shapes = [q.shape[:-2], k.shape[:-2], v.shape[:-2]]
+    if blocked is not None:
+        shapes.append(blocked.shape[:-2])
+    return tuple(np.broadcast_shapes(*shapes))
