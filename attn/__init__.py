@@ -1,0 +1,98 @@
+"""attn: self-attention in pure numpy, written to be read next to the site.
+
+Every public name is loaded lazily (PEP 562): ``import attn`` imports no
+submodule, and ``from attn import softmax`` imports only ``attn.core``, so a
+site snippet depends only on the modules it really uses.
+
+    attn.core       softmax, scaled_dot_product_attention, causal_mask, padding_mask
+    attn.blockwise  blockwise_attention, plain_attention
+    attn.multihead  split_heads, merge_heads, multi_head_attention, attention_head
+    attn.position   positional_encoding
+    attn.layers     layer_norm, feed_forward, encoder_layer, decoder_layer
+    attn.init       init_attention, init_multi_head, init_feed_forward,
+                    init_layer_norm, init_encoder_layer, init_decoder_layer
+    attn.params     count_parameters
+    attn.cost       attention_flops, recurrent_flops, attention_crossover,
+                    sequential_steps, score_matrix_bytes, score_block_bytes
+
+Taught on: docs/02-one-head-by-hand.md
+"""
+
+_SUBMODULE_OF = {
+    "softmax": "core",
+    "scaled_dot_product_attention": "core",
+    "causal_mask": "core",
+    "padding_mask": "core",
+    "blockwise_attention": "blockwise",
+    "plain_attention": "blockwise",
+    "split_heads": "multihead",
+    "merge_heads": "multihead",
+    "multi_head_attention": "multihead",
+    "attention_head": "multihead",
+    "positional_encoding": "position",
+    "layer_norm": "layers",
+    "feed_forward": "layers",
+    "encoder_layer": "layers",
+    "decoder_layer": "layers",
+    "init_attention": "init",
+    "init_multi_head": "init",
+    "init_feed_forward": "init",
+    "init_layer_norm": "init",
+    "init_encoder_layer": "init",
+    "init_decoder_layer": "init",
+    "count_parameters": "params",
+    "attention_flops": "cost",
+    "recurrent_flops": "cost",
+    "attention_crossover": "cost",
+    "sequential_steps": "cost",
+    "score_matrix_bytes": "cost",
+    "score_block_bytes": "cost",
+}
+
+__all__ = [
+    "softmax",
+    "scaled_dot_product_attention",
+    "causal_mask",
+    "padding_mask",
+    "blockwise_attention",
+    "plain_attention",
+    "split_heads",
+    "merge_heads",
+    "multi_head_attention",
+    "attention_head",
+    "positional_encoding",
+    "layer_norm",
+    "feed_forward",
+    "encoder_layer",
+    "decoder_layer",
+    "init_attention",
+    "init_multi_head",
+    "init_feed_forward",
+    "init_layer_norm",
+    "init_encoder_layer",
+    "init_decoder_layer",
+    "count_parameters",
+    "attention_flops",
+    "recurrent_flops",
+    "attention_crossover",
+    "sequential_steps",
+    "score_matrix_bytes",
+    "score_block_bytes",
+]
+
+_SUBMODULES = ("core", "blockwise", "multihead", "position", "layers", "init", "params", "cost")
+
+
+def __getattr__(name):
+    """Import the submodule that defines ``name`` on first use (PEP 562)."""
+    if name in _SUBMODULE_OF:
+        submodule = __import__(f"{__name__}.{_SUBMODULE_OF[name]}", fromlist=[name])
+        return getattr(submodule, name)
+    if name in _SUBMODULES:
+        return __import__(f"{__name__}.{name}", fromlist=["__name__"])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    """Public names and submodules, without importing anything."""
+    return sorted(set(globals()) | set(__all__) | set(_SUBMODULES))

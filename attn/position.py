@@ -1,0 +1,32 @@
+"""Sinusoidal positional encoding (Vaswani et al. 2017, section 3.5).
+
+    PE(pos, 2i)     = sin(pos / base^(2i / d_model))
+    PE(pos, 2i + 1) = cos(pos / base^(2i / d_model))
+
+Taught on: docs/06-position.md
+"""
+
+import numpy as np
+
+
+def positional_encoding(n, d_model, base=10000.0):
+    """The sinusoidal encodings of positions 0..n-1.
+
+    -> (n, d_model) float64. Even columns 2i hold sin(pos / base^(2i/d_model)),
+    odd columns 2i+1 the cos of the same angle; an odd d_model ends on a sin
+    column. Row 0 is [0, 1, 0, 1, ...].
+
+    Taught on: docs/06-position.md
+    """
+    for value, name in ((n, "n"), (d_model, "d_model")):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+            raise ValueError(f"{name} must be a non-negative int, got {value!r}")
+    if not base > 0:
+        raise ValueError(f"base must be positive, got {base!r}")
+    pos = np.arange(n, dtype=np.float64)[:, None]  # (n, 1)
+    two_i = np.arange(0, d_model, 2, dtype=np.float64)  # (ceil(d_model / 2),)
+    angle = pos / base ** (two_i / d_model)  # (n, ceil(d_model / 2))
+    pe = np.empty((n, d_model))
+    pe[:, 0::2] = np.sin(angle)
+    pe[:, 1::2] = np.cos(angle[:, : d_model // 2])
+    return pe
