@@ -28,6 +28,7 @@ _FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>.*
 _RUN = re.compile(r"""\brun=(?P<q>["']?)(?P<name>[^"'\s]+)(?P=q)""")
 _TIE = re.compile(r"\{\{\s*(?P<doc>.+?)\s+(?P<op>[=@])\s+(?P<ref>.+?)\s*\}\}")
 _CODE_SPAN = re.compile(r"(`+).+?\1")
+_INLINE_MATH = re.compile(r"(?<![\\$])\$(?!\$)[^$]+?(?<!\\)\$")
 _IMAGE = re.compile(r"!\[(?P<alt>[^\]]*)\]\((?P<src>[^)\s]+)[^)]*\)")
 _REF = re.compile(r"^(?:(?P<snippet>[\w.-]+):)?(?P<expr>[A-Za-z_]\w*(?:\[[^\]]*\])*(?:\.shape(?:\[[^\]]*\])?)?)$")
 
@@ -119,13 +120,20 @@ def parse(text: str, path: str, uri: str | None = None) -> Document:
     lines = text.splitlines()
     last_run: RunBlock | None = None
     since_run_closed = False  # only blank lines seen since the last run block closed
+    in_math = False  # inside a $$ ... $$ display block
     i = 0
     while i < len(lines):
         match = _FENCE.match(lines[i])
         if not match:
             if lines[i].strip():
                 since_run_closed = False
-                _scan_prose(doc, lines[i], i + 1, last_run)
+                if lines[i].strip().startswith("$$") and lines[i].count("$$") == 1:
+                    in_math = not in_math
+                if in_math or lines[i].strip().startswith("$$"):
+                    if "{{" in lines[i]:
+                        doc.problems.append(Problem(path, i + 1, "a tie inside math does not render: write the number in prose"))
+                else:
+                    _scan_prose(doc, lines[i], i + 1, last_run)
             i += 1
             continue
         indent, fence, info = match["indent"], match["fence"], match["info"]
@@ -196,6 +204,10 @@ def _run_block(doc, info, run_match, i, end, indent, fence, language, body) -> R
 
 def _scan_prose(doc: Document, line: str, line_no: int, last_run: RunBlock | None) -> None:
     visible = _CODE_SPAN.sub(lambda m: " " * len(m.group()), line)  # ties inside `code` are text
+    for math in _INLINE_MATH.finditer(visible):
+        if "{{" in math.group():
+            doc.problems.append(Problem(doc.path, line_no, "a tie inside math does not render: write the number in prose"))
+            return
     for match in _TIE.finditer(visible):
         tie = Tie(line_no, match.start(), match.end(), match["doc"], match["op"], match["ref"])
         if tie.op == "=":

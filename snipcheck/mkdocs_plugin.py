@@ -1,15 +1,16 @@
 """The MkDocs plugin: a thin layer that hands the pages to ``Engine`` and fails the build on drift.
 
 - ``on_files`` checks every page at once (so one run lists every drift), adds the figures the
-  snippets drew and the generated verification page;
-- ``on_page_markdown`` swaps each page for its rendered form (code included, ties rendered);
-- ``on_env`` runs after every page is read and before anything is written: any problem aborts
-  ``mkdocs build`` there, strict or not, so a failing build never leaves a site that looks good.
-  Under ``mkdocs serve`` the problems are logged and shown at the top of the page instead.
+  snippets drew, the generated verification page and one notebook per page. Any problem aborts
+  ``mkdocs build`` right there, strict or not, before a page is rendered or a file written, so a
+  failing build never leaves a site that looks good. Under ``mkdocs serve`` the problems are
+  logged and shown at the top of each affected page instead, and serving goes on;
+- ``on_page_markdown`` swaps each page for its rendered form (code included, ties rendered).
 """
 
 from __future__ import annotations
 
+import posixpath
 from pathlib import Path
 
 from mkdocs.config import config_options
@@ -19,7 +20,8 @@ from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.utils.meta import get_data
 
-from .engine import Build, Engine
+from .engine import Build, Engine, _page_title
+from .notebook import notebook_for
 from .render import VERIFICATION_PAGE
 
 log = get_plugin_logger(__name__)
@@ -29,6 +31,7 @@ class SnipcheckConfig(Config):
     snippets_dir = config_options.Type(str, default="snippets")
     cache_dir = config_options.Type(str, default=".cache/snipcheck")
     check_determinism = config_options.Type(bool, default=True)
+    notebooks_dir = config_options.Type(str, default="notebooks")  # site folder; empty: no notebooks
 
 
 class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
@@ -36,6 +39,7 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
         self.serving = False
         self.build: Build | None = None
         self.engine: Engine | None = None
+        self.notebooks: dict[str, str] = {}  # page src_uri -> its notebook's src_uri
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
@@ -57,20 +61,45 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
             files.append(File.generated(config, src_uri, content=data))
         if files.get_file_from_path(VERIFICATION_PAGE) is None:
             files.append(File.generated(config, VERIFICATION_PAGE, content=build.verification()))
+        if build.problems:
+            if not self.serving:
+                raise PluginError(f"snipcheck found {len(build.problems)} problem(s):\n{build.report()}")
+            for problem in build.problems:
+                log.error(str(problem))
+        if self.config.notebooks_dir:
+            self._add_notebooks(files, config, build)
         return files
+
+    def _add_notebooks(self, files: Files, config, build: Build) -> None:
+        """One notebook per page that runs snippets, for mkdocs-jupyter to execute and render."""
+        # A real file under a source folder of its own: mkdocs-jupyter reads notebooks by path.
+        src_dir = self.engine.root / self.config.cache_dir / "site"
+        folder = src_dir / self.config.notebooks_dir
+        folder.mkdir(parents=True, exist_ok=True)
+        self.notebooks = {}
+        for uri, doc in build.docs.items():
+            page_file = files.get_file_from_path(uri)
+            if not doc.runs or page_file is None:
+                continue
+            stem = uri.rsplit(".", 1)[0].replace("/", "-")
+            nb_file = File(f"{self.config.notebooks_dir}/{stem}.ipynb", str(src_dir), config.site_dir, config.use_directory_urls)
+            base = nb_file.url.rstrip("/") if nb_file.url.endswith("/") else posixpath.dirname(nb_file.url)
+            link = posixpath.relpath(page_file.url or ".", base or ".") + ("/" if page_file.url.endswith("/") else "")
+            text = notebook_for(doc, _page_title(doc.text, uri), link, build.sources, build.results,
+                                file_name=f"{stem}.ipynb")
+            path = folder / f"{stem}.ipynb"
+            if not path.exists() or path.read_text(encoding="utf-8") != text:
+                path.write_text(text, encoding="utf-8")
+            files.append(nb_file)
+            self.notebooks[uri] = nb_file.src_uri
 
     def on_page_markdown(self, markdown: str, *, page, config, files) -> str:
         if self.build is None or page.file.src_uri not in self.build.docs:
             return markdown
         body, _ = get_data(self.build.rendered(page.file.src_uri))
+        notebook = self.notebooks.get(page.file.src_uri)
+        if notebook:
+            link = posixpath.relpath(notebook, posixpath.dirname(page.file.src_uri) or ".")
+            body += (f'\n\n!!! tip "Run this page yourself"\n    Every snippet on this page, as a Jupyter notebook: '
+                     f"[see it executed]({link}), and download the `.ipynb` from there.\n")
         return body
-
-    def on_env(self, env, *, config, files):
-        if self.build is not None and self.build.problems:
-            report = self.build.report()
-            if self.serving:
-                for problem in self.build.problems:
-                    log.error(str(problem))
-            else:
-                raise PluginError(f"snipcheck found {len(self.build.problems)} problem(s):\n{report}")
-        return env

@@ -17,11 +17,15 @@ panels = [
     ("3. softmax (rows sum to 1)", weights, tokens, "Oranges"),
     ("4. mix  weights $\\times V$", out, ["dim 0", "dim 1"], "Greens"),
 ]
-fig, axes = plt.subplots(1, 4, figsize=(12, 3.4), width_ratios=[3, 3, 3, 2], layout="constrained")
+fig, axes = plt.subplots(1, 4, figsize=(12, 3.4), width_ratios=[3, 3, 3, 2],
+                         layout="constrained")
 for ax, (title, matrix, columns, cmap) in zip(axes, panels):
-    ax.imshow(matrix, cmap=cmap, vmin=0, vmax=max(1.0, matrix.max()))
+    top = max(1.0, matrix.max())
+    ax.imshow(matrix, cmap=cmap, vmin=0, vmax=top)
     for (i, j), value in np.ndenumerate(matrix):
-        ax.text(j, i, f"{value:.3f}".rstrip("0").rstrip("."), ha="center", va="center", fontsize=11)
+        label = f"{value:.3f}".rstrip("0").rstrip(".")
+        colour = "white" if value > 0.6 * top else "black"  # contrast on dark cells
+        ax.text(j, i, label, ha="center", va="center", fontsize=11, color=colour)
     ax.set_title(title, fontsize=11)
     ax.set_xticks(range(len(columns)), columns)
     ax.set_yticks(range(3), tokens)

@@ -52,6 +52,8 @@ def test_a_page_is_read_with_line_numbers():
         ("a {{ nothing }} here\n", 1, "'{{' opens no tie"),
         ("```python\nprint(1)\n", 1, "never closed"),
         ('```python run="a.py"\n```\n\nprose\n\n```output\n1\n```\n', 6, "does not follow a run block"),
+        ('```python run="a.py"\n```\n\nWith $d_k = {{ 2 = d_k }}$ we\n', 4, "a tie inside math does not render"),
+        ('```python run="a.py"\n```\n\n$$\nx = {{ 2 = d_k }}\n$$\n', 5, "a tie inside math does not render"),
     ],
 )
 def test_malformed_pages_are_reported_at_their_line(text, line, message):

@@ -1,0 +1,38 @@
+"""MkDocs hook: the site loads nothing from another host, and the build proves it page by page.
+
+nbconvert's notebook template always adds a MathJax script from a CDN; our notebooks hold code and
+plain Markdown only, so that block is removed. Any other script, stylesheet, font, image or frame
+that a page would fetch from another host fails the build with the page's name.
+"""
+
+from __future__ import annotations
+
+import re
+
+from mkdocs.exceptions import PluginError
+
+_NBCONVERT_MATHJAX = re.compile(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", re.DOTALL)
+_TAG = re.compile(r"<(script|link|img|iframe|source|audio|video|embed|object)\b[^>]*>", re.IGNORECASE)
+_REMOTE_ATTR = re.compile(r"""\s(?:src|href|data|srcset)\s*=\s*["']?\s*((?:https?:)?//[^"'\s>]+)""", re.IGNORECASE)
+_NOT_FETCHED = re.compile(r"""\srel\s*=\s*["']?(?:canonical|alternate|author|license|me|nofollow)\b""", re.IGNORECASE)
+_CSS_REMOTE = re.compile(r"""(?:url\(\s*["']?|@import\s+["'])((?:https?:)?//[^"')\s]+)""", re.IGNORECASE)
+
+
+def remote_fetches(html: str) -> list[str]:
+    """Every URL on another host that a browser would fetch while showing ``html``."""
+    found = []
+    for tag in _TAG.finditer(html):
+        if tag.group(1).lower() == "link" and _NOT_FETCHED.search(tag.group()):
+            continue
+        found += [m.group(1) for m in _REMOTE_ATTR.finditer(tag.group())]
+    found += [m.group(1) for m in _CSS_REMOTE.finditer(html)]
+    return found
+
+
+def on_post_page(output: str, page, config) -> str:
+    output = _NBCONVERT_MATHJAX.sub("", output)
+    remote = remote_fetches(output)
+    if remote:
+        raise PluginError(f"docs/{page.file.src_uri}: the page would load {', '.join(sorted(set(remote)))} "
+                          "from another host; the site must work offline")
+    return output
