@@ -94,6 +94,12 @@ def check_tie(tie: Tie, path: str, results: dict[str, SnippetResult]) -> tuple[C
         return None, Problem(path, tie.line, str(exc), f"snippets/{tie.snippet}")
     import numpy as np
 
+    if tie.documented in ("True", "False"):
+        shown = _format_computed(value)
+        ok = np.asarray(value).dtype == bool and np.asarray(value).size == 1 and str(bool(value)) == tie.documented
+        check = Check(path, tie.line, tie.documented, shown, tie.snippet, tie.expr, ok)
+        problem = None if ok else Problem(path, tie.line, f"documented {tie.documented}, computed {tie.expr} = {shown}", f"snippets/{tie.snippet}")
+        return check, problem
     documented = [t.number for t in tokenize(tie.documented) if t.number is not None]
     computed = np.asarray(value, dtype=float).ravel()
     if not documented:
