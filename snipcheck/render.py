@@ -68,7 +68,7 @@ def _render_block(block, snippet_sources: dict[str, str], results: dict[str, Sni
         result = results.get(block.snippet)
         if block.live and result is not None and result.error is None and result.stdout.strip():
             out.append("")
-            out += _block(block.indent, block.fence, ' { .text .live-output title="Output measured during this build (not checked: timings vary)" }', result.stdout)
+            out += _block(block.indent, block.fence, ' { .text .live-output title="Output measured at build time (not checked: timings vary from run to run)" }', result.stdout)
         return out
     return _block(block.indent, block.fence, ' { .text .checked-output title="Output (checked against this build\'s run)" }', block.text)
 

@@ -128,7 +128,7 @@ def test_a_live_run_is_shown_but_not_compared(project):
     project.snippet("clock.py", "import time\nprint(time.perf_counter())\n")
     build = project.build(check_determinism=True)
     assert build.problems == []
-    assert "Output measured during this build (not checked" in build.rendered("p.md")
+    assert "Output measured at build time (not checked" in build.rendered("p.md")
 
 
 FIGURE = """
