@@ -1,0 +1,33 @@
+import numpy as np
+
+from attn import softmax
+
+seed = 0
+rng = np.random.default_rng(seed)
+d_ks = np.array([4, 16, 64, 256, 1024])
+n_pairs = 20_000   # independent (q, k) pairs per width, for the variance
+n_queries = 2_000  # queries per width, for the softmax
+n = 10             # keys each query is scored against
+
+variance, top_unscaled, top_scaled = [], [], []
+for d_k in d_ks:
+    # Components are independent, mean 0, variance 1.
+    q = rng.standard_normal((n_pairs, d_k))  # (n_pairs, d_k)
+    k = rng.standard_normal((n_pairs, d_k))  # (n_pairs, d_k)
+    dots = (q * k).sum(axis=1)               # (n_pairs,): q . k per pair
+    variance.append(dots.var())
+
+    # Drawn right after q and k: this order fixes every number below.
+    queries = rng.standard_normal((n_queries, d_k))  # (n_queries, d_k)
+    keys = rng.standard_normal((n_queries, n, d_k))  # (n_queries, n, d_k)
+    scores = np.einsum("nd,nkd->nk", queries, keys)  # (n_queries, n)
+    top_unscaled.append(softmax(scores).max(axis=1).mean())
+    top_scaled.append(softmax(scores / np.sqrt(d_k)).max(axis=1).mean())
+
+variance = np.array(variance)
+ratio = variance / d_ks  # near 1 if var(q . k) = d_k
+top_unscaled, top_scaled = np.array(top_unscaled), np.array(top_scaled)
+
+print(" d_k   var(q.k)  var/d_k   largest weight: unscaled  scaled")
+for row in zip(d_ks, variance, ratio, top_unscaled, top_scaled):
+    print("{:4d} {:10.2f} {:8.2f} {:25.2f} {:7.2f}".format(*row))
