@@ -1,0 +1,23 @@
+import numpy as np
+
+from attn import multi_head_attention
+
+seed = 2
+rng = np.random.default_rng(seed)
+n, d_model, h = 4, 8, 1
+words = ["dog", "bites", "man", "."]
+X = rng.standard_normal((n, d_model))  # (n, d_model): embeddings, no position
+params = {name: rng.standard_normal((d_model, d_model))  # (d_model, d_model)
+          for name in ("W_q", "W_k", "W_v", "W_o")}
+
+perm = np.array([2, 1, 0, 3])  # swap rows 0 and 2
+print("shuffled:", " ".join(words[i] for i in perm))
+
+out = multi_head_attention(X, X, params, h)                       # (n, d_model)
+out_shuffled = multi_head_attention(X[perm], X[perm], params, h)  # (n, d_model)
+
+# Shuffled input -> the same output rows, shuffled the same way?
+equivariant = np.allclose(out_shuffled, out[perm])
+bites_unchanged = np.allclose(out_shuffled[1], out[1])
+print("attention(X[perm]) == attention(X)[perm]:", equivariant)
+print("'bites' gets the same vector in both sentences:", bites_unchanged)
