@@ -1,0 +1,64 @@
+"""bench/attention.py runs end to end on small n and writes sane JSON (no timing assertions)."""
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+METHODS = {"plain", "default", "blockwise", "floor"}
+
+
+def test_benchmark_writes_sane_json(tmp_path):
+    out = tmp_path / "results.json"
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "attention.py"), "--max-n", "256", "--repeat", "2", "--json", str(out)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "floor" in result.stdout and "blockwise" in result.stdout
+    report = json.loads(out.read_text())
+    assert report["meta"]["d"] == 64
+    assert report["meta"]["env"]["OPENBLAS_NUM_THREADS"] == "1"
+    assert [entry["n"] for entry in report["results"]] == [128, 256]
+    for entry in report["results"]:
+        methods = entry["methods"]
+        assert set(methods) == METHODS
+        for name, m in methods.items():
+            assert len(m["times_ms"]) == 2
+            assert 0 < m["min_ms"] <= m["median_ms"]
+            assert math.isfinite(m["ratio_to_floor"]) and m["ratio_to_floor"] > 0
+            assert math.isfinite(m["ratio_to_plain"]) and m["ratio_to_plain"] > 0
+            assert m["peak_bytes"] > 0
+            if name == "floor":
+                assert m["float32_max_abs_err"] is None
+            else:
+                assert 0 <= m["float32_max_abs_err"] < 1e-4
+            assert (m["growth"] is None) == (entry["n"] == 128)
+        assert methods["floor"]["ratio_to_floor"] == 1.0
+        assert methods["plain"]["ratio_to_plain"] == 1.0
+        # memory is deterministic enough to check: plain holds n x n float64 matrices, blockwise does not
+        n = entry["n"]
+        assert methods["plain"]["peak_bytes"] >= n * n * 8
+        assert methods["floor"]["peak_bytes"] >= n * n * 8
+
+
+def test_measurement_functions_are_importable():
+    """The site can reuse the measurement code (bench/ is not a package, so load it by path)."""
+    code = (
+        "import importlib.util, sys\n"
+        f"spec = importlib.util.spec_from_file_location('bench_attention', {str(ROOT / 'bench' / 'attention.py')!r})\n"
+        "mod = importlib.util.module_from_spec(spec); spec.loader.exec_module(mod)\n"
+        "r = mod.measure(64, 16, repeat=2)\n"
+        "assert set(r) == set(mod.METHODS), r\n"
+        "assert mod.peak_memory(64, 16, 'plain') >= 64 * 64 * 8\n"
+        "assert mod.float32_error(64, 16, 'blockwise') < 1e-4\n"
+        "print('ok')\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "ok"

@@ -1,0 +1,239 @@
+"""The attn package as a whole: lazy imports, the public API, house style, no input mutation."""
+
+import ast
+import inspect
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import attn
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "attn"
+SOURCES = sorted(PACKAGE.glob("*.py"))
+PAGES = {
+    "docs/01-what-it-replaced.md",
+    "docs/02-one-head-by-hand.md",
+    "docs/03-queries-keys-values.md",
+    "docs/04-why-scale.md",
+    "docs/05-multi-head.md",
+    "docs/06-position.md",
+    "docs/07-block-masking-cost.md",
+}
+
+
+# ----------------------------------------------------------- lazy imports --
+
+
+def attn_modules_after(statement):
+    """The attn modules in sys.modules after running ``statement`` in a fresh interpreter."""
+    code = f"{statement}\nimport json, sys\nprint(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] == 'attn')))"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    return json.loads(result.stdout)
+
+
+@pytest.mark.parametrize(
+    "statement, expected",
+    [
+        ("import attn", ["attn"]),
+        ("from attn import softmax", ["attn", "attn.core"]),
+        ("import attn.core", ["attn", "attn.core"]),
+        ("from attn import positional_encoding", ["attn", "attn.position"]),
+        ("from attn import count_parameters", ["attn", "attn.params"]),
+        ("from attn.cost import score_matrix_bytes", ["attn", "attn.cost"]),
+        ("from attn import multi_head_attention", ["attn", "attn.core", "attn.multihead"]),
+        ("import attn; attn.blockwise_attention", ["attn", "attn.blockwise", "attn.core"]),
+    ],
+)
+def test_imports_are_lazy(statement, expected):
+    assert attn_modules_after(statement) == expected
+
+
+def test_import_attn_does_not_even_import_numpy():
+    code = "import sys, attn; print('numpy' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert result.stdout.strip() == "False"
+
+
+def test_all_names_resolve_and_dir_lists_them():
+    assert len(attn.__all__) == len(set(attn.__all__))
+    for name in attn.__all__:
+        assert callable(getattr(attn, name))
+    assert set(attn.__all__) <= set(dir(attn))
+    assert {"core", "blockwise", "multihead", "position", "layers", "init", "params", "cost"} <= set(dir(attn))
+    assert attn.core.softmax is attn.softmax
+
+
+def test_unknown_attribute_raises():
+    with pytest.raises(AttributeError):
+        attn.no_such_function  # noqa: B018
+
+
+def test_star_import_gives_exactly_all():
+    namespace = {}
+    exec("from attn import *", namespace)
+    assert set(namespace) - {"__builtins__"} == set(attn.__all__)
+
+
+def test_contract_signatures():
+    """The names and parameters page authors rely on."""
+    expected = {
+        "softmax": ["x", "axis"],
+        "scaled_dot_product_attention": ["q", "k", "v", "mask", "return_weights"],
+        "causal_mask": ["n"],
+        "padding_mask": ["lengths", "n"],
+        "blockwise_attention": ["q", "k", "v", "mask", "block_size", "key_block_size"],
+        "plain_attention": ["q", "k", "v", "mask"],
+        "split_heads": ["x", "h"],
+        "merge_heads": ["x"],
+        "multi_head_attention": ["x_q", "x_kv", "params", "h", "mask", "return_weights"],
+        "positional_encoding": ["n", "d_model", "base"],
+        "layer_norm": ["x", "gamma", "beta", "eps"],
+        "feed_forward": ["x", "params"],
+        "encoder_layer": ["x", "params", "h", "mask"],
+        "decoder_layer": ["y", "memory", "params", "h", "self_mask", "memory_mask"],
+        "init_attention": ["rng", "d_model", "d_k", "d_v"],
+        "init_multi_head": ["rng", "d_model"],
+        "init_feed_forward": ["rng", "d_model", "d_ff"],
+        "init_encoder_layer": ["rng", "d_model", "d_ff"],
+        "init_decoder_layer": ["rng", "d_model", "d_ff"],
+        "count_parameters": ["params"],
+        "attention_flops": ["n", "d"],
+        "recurrent_flops": ["n", "d"],
+        "score_matrix_bytes": ["n", "itemsize"],
+        "attention_crossover": ["d"],
+    }
+    for name, parameters in expected.items():
+        assert list(inspect.signature(getattr(attn, name)).parameters) == parameters, name
+
+
+# ------------------------------------------------------------- house style --
+
+
+@pytest.mark.parametrize("name", attn.__all__)
+def test_docstring_names_its_page_and_shapes(name):
+    doc = inspect.getdoc(getattr(attn, name))
+    pages = re.findall(r"^Taught on: (\S+)$", doc, flags=re.MULTILINE)
+    assert len(pages) == 1 and pages[0] in PAGES, name
+    assert "->" in doc, f"{name}: the docstring must state what it returns (shapes for arrays)"
+    assert (ROOT / pages[0]).name == Path(pages[0]).name
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: p.name)
+def test_module_style(path):
+    source = path.read_text()
+    tree = ast.parse(source)
+    # imports: numpy, the stdlib's math / typing, and sibling modules only
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            assert all(alias.name in {"numpy", "math", "typing"} for alias in node.names), path.name
+        if isinstance(node, ast.ImportFrom) and node.level == 0:
+            assert node.module in {"numpy", "math", "typing"}, path.name
+    # no printing, no global random state
+    calls = {ast.unparse(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
+    assert "print" not in calls, path.name
+    assert not any(re.match(r"np\.random\.(seed|rand|randn|random|normal|uniform|choice|shuffle|permutation)$", c) for c in calls)
+    # no mutable default arguments
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for default in node.args.defaults + [d for d in node.args.kw_defaults if d is not None]:
+                assert not isinstance(default, (ast.List, ast.Dict, ast.Set, ast.Call)), f"{path.name}:{node.name}"
+    # nothing but definitions and constants at module level: no code runs on import
+    for node in tree.body:
+        allowed = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef, ast.Assign, ast.AnnAssign)
+        is_docstring = isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+        assert is_docstring or isinstance(node, allowed), f"{path.name}:{node.lineno}"
+        if isinstance(node, ast.Assign):
+            assert not any(isinstance(n, ast.Call) for n in ast.walk(node.value)), f"{path.name}:{node.lineno}"
+    # every reshape carries a trailing shape comment
+    for number, line in enumerate(source.splitlines(), 1):
+        if ".reshape(" in line and not line.lstrip().startswith("#"):
+            assert re.search(r"\s#\s*\([^#]*\)\s*$", line), f"{path.name}:{number}: {line.strip()}"
+    # every public function states what it returns
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and not node.name.startswith("_"):
+            assert "->" in (ast.get_docstring(node) or ""), f"{path.name}:{node.name}"
+
+
+# ---------------------------------------------------------- no mutation --
+
+
+def public_calls(rng):
+    """One call per public function, on arrays the test owns: name -> (function, args, kwargs)."""
+    n, d_model, h, d_ff = 5, 8, 2, 16
+    x = rng.standard_normal((2, n, d_model))
+    memory = rng.standard_normal((2, n + 1, d_model))
+    q, k, v = rng.standard_normal((2, n, 4)), rng.standard_normal((2, n + 2, 4)), rng.standard_normal((2, n + 2, 3))
+    mask = rng.random((2, n, n + 2)) < 0.6
+    scores = rng.standard_normal((3, 4))
+    scores[0, 1] = -np.inf
+    mha = attn.init_multi_head(rng, d_model)
+    head = attn.init_attention(rng, d_model, d_k=4)
+    ffn = attn.init_feed_forward(rng, d_model, d_ff)
+    encoder = attn.init_encoder_layer(rng, d_model, d_ff)
+    decoder = attn.init_decoder_layer(rng, d_model, d_ff)
+    gamma, beta = rng.standard_normal(d_model), rng.standard_normal(d_model)
+    lengths = np.array([5, 2])
+    return {
+        "softmax": (attn.softmax, (scores,), {}),
+        "scaled_dot_product_attention": (attn.scaled_dot_product_attention, (q, k, v, mask), {"return_weights": True}),
+        "causal_mask": (attn.causal_mask, (n,), {}),
+        "padding_mask": (attn.padding_mask, (lengths, n), {}),
+        "blockwise_attention": (attn.blockwise_attention, (q, k, v, mask), {"block_size": 2, "key_block_size": 3}),
+        "plain_attention": (attn.plain_attention, (q, k, v, mask), {}),
+        "split_heads": (attn.split_heads, (x, h), {}),
+        "merge_heads": (attn.merge_heads, (attn.split_heads(x.copy(), h),), {}),
+        "multi_head_attention": (attn.multi_head_attention, (x, memory, mha, h), {"return_weights": True}),
+        "attention_head": (attn.attention_head, (x, memory, head), {}),
+        "positional_encoding": (attn.positional_encoding, (n, d_model), {}),
+        "layer_norm": (attn.layer_norm, (x, gamma, beta), {}),
+        "feed_forward": (attn.feed_forward, (x, ffn), {}),
+        "encoder_layer": (attn.encoder_layer, (x, encoder, h, attn.padding_mask(lengths, n)), {}),
+        "decoder_layer": (attn.decoder_layer, (x, memory, decoder, h), {}),
+        "init_attention": (attn.init_attention, (rng, d_model), {}),
+        "init_multi_head": (attn.init_multi_head, (rng, d_model), {}),
+        "init_feed_forward": (attn.init_feed_forward, (rng, d_model, d_ff), {}),
+        "init_layer_norm": (attn.init_layer_norm, (d_model,), {}),
+        "init_encoder_layer": (attn.init_encoder_layer, (rng, d_model, d_ff), {}),
+        "init_decoder_layer": (attn.init_decoder_layer, (rng, d_model, d_ff), {}),
+        "count_parameters": (attn.count_parameters, (encoder,), {}),
+        "attention_flops": (attn.attention_flops, (n, d_model), {}),
+        "recurrent_flops": (attn.recurrent_flops, (n, d_model), {}),
+        "attention_crossover": (attn.attention_crossover, (d_model,), {}),
+        "sequential_steps": (attn.sequential_steps, (n, "recurrent"), {}),
+        "score_matrix_bytes": (attn.score_matrix_bytes, (n,), {}),
+        "score_block_bytes": (attn.score_block_bytes, (2, 3), {}),
+    }
+
+
+def arrays_in(value):
+    """Every numpy array inside a nested dict / list / tuple."""
+    if isinstance(value, np.ndarray):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from arrays_in(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from arrays_in(item)
+
+
+def test_every_public_function_is_in_the_mutation_table(rng):
+    assert set(public_calls(rng)) == set(attn.__all__)
+
+
+@pytest.mark.parametrize("name", attn.__all__)
+def test_no_function_mutates_its_inputs(rng, name):
+    function, args, kwargs = public_calls(rng)[name]
+    inputs = list(arrays_in((args, kwargs)))
+    copies = [a.copy() for a in inputs]
+    for a in inputs:
+        a.flags.writeable = False  # any in-place write to a caller's array raises
+    function(*args, **kwargs)
+    for a, before in zip(inputs, copies):
+        np.testing.assert_array_equal(a, before)
