@@ -8,7 +8,7 @@ def softmax_jacobian(p):
 
     p: (..., n) softmax weights -> (..., n, n)
     """
-    outer = p[..., :, None] * p[..., None, :]          # (..., n, n)
+    outer = p[..., :, None] * p[..., None, :]  # (..., n, n): p p^T
     return p[..., :, None] * np.eye(p.shape[-1]) - outer
 
 
