@@ -11,6 +11,7 @@ from .numeric import Number, compare_output, tokenize
 from .runner import SnippetResult
 
 _INDEX = re.compile(r"\[([^\]]*)\]")
+_THOUSANDS = re.compile(r"-?\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 
 
 @dataclass
@@ -100,7 +101,10 @@ def check_tie(tie: Tie, path: str, results: dict[str, SnippetResult]) -> tuple[C
         check = Check(path, tie.line, tie.documented, shown, tie.snippet, tie.expr, ok)
         problem = None if ok else Problem(path, tie.line, f"documented {tie.documented}, computed {tie.expr} = {shown}", f"snippets/{tie.snippet}")
         return check, problem
-    documented = [t.number for t in tokenize(tie.documented) if t.number is not None]
+    if _THOUSANDS.fullmatch(tie.documented):
+        documented = [Number(tie.documented)]  # 20,000 is one number in prose
+    else:
+        documented = [t.number for t in tokenize(tie.documented) if t.number is not None]
     computed = np.asarray(value, dtype=float).ravel()
     if not documented:
         return None, Problem(path, tie.line, f"{tie.documented!r} is not a number", f"snippets/{tie.snippet}")

@@ -183,3 +183,9 @@ def test_a_tie_to_a_boolean(project, documented, ok):
     project.snippet("b.py", "import numpy as np\nsame = bool(np.allclose([1.0], [1.0]))\n")
     problems = project.problems()
     assert problems == ([] if ok else ["docs/p.md:4: documented False, computed same = True (snippets/b.py)"])
+
+
+def test_a_tied_number_may_use_thousands_separators(project):
+    project.page("p.md", '```python run="c.py"\n```\n\nWe drew {{ 20,000 = pairs }} pairs, not {{ 20,001 = pairs }}.\n')
+    project.snippet("c.py", "pairs = 20000\n")
+    assert project.problems() == ["docs/p.md:4: documented 20,001, computed pairs = 20000 (snippets/c.py)"]
