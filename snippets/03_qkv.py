@@ -1,0 +1,38 @@
+import numpy as np
+
+from attn import scaled_dot_product_attention, softmax
+
+seed = 1
+n, d_model = 4, 8  # four tokens, each an 8-wide vector
+d_k = d_v = 4      # queries, keys and values are 4 wide
+
+rng = np.random.default_rng(seed)
+X = rng.standard_normal((n, d_model))      # (n, d_model): the input tokens
+W_q = rng.standard_normal((d_model, d_k))  # drawn first,
+W_k = rng.standard_normal((d_model, d_k))  # second,
+W_v = rng.standard_normal((d_model, d_v))  # and third, from the same generator
+
+Q = X @ W_q  # (n, d_k): what each token looks for
+K = X @ W_k  # (n, d_k): what each token offers to be found by
+V = X @ W_v  # (n, d_v): what each token hands over when it is picked
+
+scores = Q @ K.T  # (n, n): one raw score per (query token, key token) pair
+score_min, score_max = scores.min(), scores.max()
+
+# The formula written out, then the library call that returns the weights too.
+weights_by_hand = softmax(scores / np.sqrt(d_k))  # (n, n)
+out_by_hand = weights_by_hand @ V                  # (n, d_v)
+out, weights = scaled_dot_product_attention(Q, K, V, return_weights=True)
+
+row_sums = weights.sum(axis=-1)
+same_as_by_hand = np.allclose(out, out_by_hand) and np.allclose(weights, weights_by_hand)
+
+print("X:", X.shape, " Q:", Q.shape, " K:", K.shape, " V:", V.shape)
+print("scores:\n", scores.round(2))
+print("smallest and largest score:", round(score_min, 2), round(score_max, 2))
+print("weights:\n", weights.round(3))
+print("row sums:", row_sums.round(12))
+print("out:", out.shape)
+print(out.round(3))
+print("V[3]:", V[3].round(3))
+print("same as softmax(Q K^T / sqrt(d_k)) V by hand:", same_as_by_hand)
