@@ -59,10 +59,11 @@ def scaled_dot_product_attention(q, k, v, mask=None, return_weights=False):
     (float32 stays float32; integers become float64).
 
     Without ``return_weights`` the n_q x n_k weight matrix is never built
-    whole: Q is scaled once (n_q * d_k multiplies instead of n_q * n_k), then
-    query rows are processed ``QUERY_BLOCK`` at a time so the score block stays
-    in cache, the exponential is taken in place, and the (n_q, d_v) output is
-    divided by the row sums instead of normalising the weights.
+    whole: query rows are processed ``QUERY_BLOCK`` at a time so the score
+    block stays in cache and is reused; 1/sqrt(d_k) scales Q (n_q * d_k
+    multiplies, not n_q * n_k); the exponential is taken in place; and the
+    (n_q, d_v) output is divided by the row sums instead of normalising the
+    n_q x n_k weights.
 
     Taught on: docs/03-queries-keys-values.md
     """
