@@ -1,0 +1,38 @@
+import numpy as np
+
+from attn import (count_parameters, encoder_layer, init_encoder_layer,
+                  layer_norm, multi_head_attention)
+
+seed = 0
+n, d_model, h, d_ff = 4, 8, 2, 32  # d_ff: the feed-forward's hidden width
+
+rng = np.random.default_rng(seed)
+params = init_encoder_layer(rng, d_model, d_ff)  # weights first,
+x = rng.standard_normal((n, d_model))            # then the input: (n, d_model)
+
+# Sublayer 1, self-attention: x = LayerNorm(x + Sublayer(x)).
+attention_out = multi_head_attention(x, x, params["self_attn"], h)
+x1 = layer_norm(x + attention_out, **params["norm1"])  # both (n, d_model)
+
+# Sublayer 2, the position-wise feed-forward network, wrapped the same way.
+ffn = params["ffn"]
+hidden = np.maximum(x1 @ ffn["W_1"] + ffn["b_1"], 0.0)  # (n, d_ff): widen, ReLU
+ffn_out = hidden @ ffn["W_2"] + ffn["b_2"]              # (n, d_model)
+out = layer_norm(x1 + ffn_out, **params["norm2"])       # (n, d_model)
+
+same_as_library = bool(np.allclose(out, encoder_layer(x, params, h)))
+row_means = out.mean(axis=-1).round(12) + 0.0  # + 0.0 turns -0.0 into 0.0
+row_stds = out.std(axis=-1)
+n_params = count_parameters(params)
+n_ffn_params = count_parameters(params["ffn"])
+
+print("input           x:", x.shape)
+print("attention       A:", attention_out.shape)
+print("after norm     x1:", x1.shape)
+print("ffn hidden       :", hidden.shape)
+print("ffn output       :", ffn_out.shape)
+print("block output  out:", out.shape)
+print("row means of out:", row_means)
+print("row stds of out: ", row_stds.round(3))
+print("parameters:", n_params, " in the feed-forward network:", n_ffn_params)
+print("same as attn.encoder_layer:", same_as_library)

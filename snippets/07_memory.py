@@ -1,0 +1,48 @@
+import tracemalloc
+
+import numpy as np
+
+from attn import (blockwise_attention, plain_attention,
+                  scaled_dot_product_attention)
+from attn.core import QUERY_BLOCK
+from attn.cost import score_matrix_bytes
+
+seed = 0
+d_k = d_v = 64
+sizes = [256, 512, 1024, 2048, 4096]
+MiB = 2**20
+
+
+def peak_mib(attention, Q, K, V):
+    """Most memory allocated at once during one call, in MiB.
+
+    The inputs already exist, so only what the call allocates counts.
+    """
+    tracemalloc.start()
+    attention(Q, K, V)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return peak / MiB
+
+
+rng = np.random.default_rng(seed)
+rows = []
+for n in sizes:
+    Q = rng.standard_normal((n, d_k))  # (n, d_k)
+    K = rng.standard_normal((n, d_k))  # (n, d_k)
+    V = rng.standard_normal((n, d_v))  # (n, d_v)
+    rows.append([peak_mib(plain_attention, Q, K, V),
+                 peak_mib(scaled_dot_product_attention, Q, K, V),
+                 peak_mib(blockwise_attention, Q, K, V)])
+plain_mib, default_mib, blockwise_mib = np.array(rows).T  # (len(sizes),) each
+score_matrix_mib = np.array([score_matrix_bytes(n) for n in sizes]) / MiB
+plain_in_matrices = plain_mib / score_matrix_mib  # n x n matrices at the peak
+
+print("peak memory during one call, MiB (tracemalloc)")
+print(f"{'n':>5} {'one n x n':>10} {'plain':>8} {'default':>8}"
+      f" {'blockwise':>10}")
+for i, n in enumerate(sizes):
+    print(f"{n:>5} {score_matrix_mib[i]:>10.1f} {plain_mib[i]:>8.1f}"
+          f" {default_mib[i]:>8.1f} {blockwise_mib[i]:>10.1f}")
+print("plain's peak in n x n matrices:", plain_in_matrices.round(2))
+print("default: query rows per block:", QUERY_BLOCK)
