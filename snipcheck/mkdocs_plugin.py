@@ -93,6 +93,11 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
             files.append(nb_file)
             self.notebooks[uri] = nb_file.src_uri
 
+    def on_page_content(self, html: str, *, page, config, files) -> str:
+        if page.file.src_uri in self.notebooks.values():
+            page.meta["search"] = {"exclude": True}  # the same code is on the section page
+        return html
+
     def on_page_markdown(self, markdown: str, *, page, config, files) -> str:
         if self.build is None or page.file.src_uri not in self.build.docs:
             return markdown
