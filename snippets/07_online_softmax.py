@@ -43,7 +43,9 @@ largest_block = (n, block)  # the score block; the last one is narrower
 
 print("key blocks:", n_blocks, " largest score block:", largest_block)
 print("plain attention's score matrix:", (n, n))
-print(f"max |by hand - plain|:      {diff_by_hand:.1e}")
-print(f"max |blockwise - plain|:    {diff_library:.1e}")
-print(f"same, with the causal mask: {masked_diff:.1e}")
+# Differences at rounding level depend on the BLAS kernel, so print their size class only.
+roundoff = 1e-14
+print("max |by hand - plain| < 1e-14:      ", bool(diff_by_hand < roundoff))
+print("max |blockwise - plain| < 1e-14:    ", bool(diff_library < roundoff))
+print("same, with the causal mask < 1e-14: ", bool(masked_diff < roundoff))
 print("max_abs_diff <= 1e-12:", bool(max_abs_diff <= 1e-12))
