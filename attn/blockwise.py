@@ -38,6 +38,12 @@ from .core import (
 )
 
 
+#: Default query rows and key columns per score block of :func:`blockwise_attention`:
+#: a (256, 2048) float64 block is 4 MiB, whatever n is.
+BLOCK_SIZE = 256
+KEY_BLOCK_SIZE = 2048
+
+
 def plain_attention(q, k, v, mask=None):
     """The textbook formula, materialising every n_q x n_k intermediate.
 
@@ -57,7 +63,7 @@ def plain_attention(q, k, v, mask=None):
     return softmax(_masked(q @ k.swapaxes(-1, -2) / math.sqrt(d_k), mask)) @ v
 
 
-def blockwise_attention(q, k, v, mask=None, block_size=256, key_block_size=2048):
+def blockwise_attention(q, k, v, mask=None, block_size=BLOCK_SIZE, key_block_size=KEY_BLOCK_SIZE):
     """softmax(Q K^T / sqrt(d_k)) V by the online softmax, block by block.
 
     q: (..., n_q, d_k), k: (..., n_k, d_k), v: (..., n_k, d_v),

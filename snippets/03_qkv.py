@@ -1,6 +1,6 @@
 import numpy as np
 
-from attn import scaled_dot_product_attention, softmax
+from attn import attention_head, scaled_dot_product_attention, softmax
 
 seed = 1
 n, d_model = 4, 8  # four tokens, each an 8-wide vector
@@ -26,6 +26,9 @@ out, weights = scaled_dot_product_attention(Q, K, V, return_weights=True)
 
 row_sums = weights.sum(axis=-1)
 same_as_by_hand = np.allclose(out, out_by_hand) and np.allclose(weights, weights_by_hand)
+# The library packages "project, then attend" as one head:
+head_out = attention_head(X, X, {"W_q": W_q, "W_k": W_k, "W_v": W_v})  # (n, d_v)
+same_as_head = bool(np.allclose(out, head_out))
 
 print("X:", X.shape, " Q:", Q.shape, " K:", K.shape, " V:", V.shape)
 print("scores:\n", scores.round(2))
@@ -36,3 +39,4 @@ print("out:", out.shape)
 print(out.round(3))
 print("V[3]:", V[3].round(3))
 print("same as softmax(Q K^T / sqrt(d_k)) V by hand:", same_as_by_hand)
+print("same as attn.attention_head(X, X, projections):", same_as_head)

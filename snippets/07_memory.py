@@ -5,7 +5,8 @@ import numpy as np
 from attn import (blockwise_attention, plain_attention,
                   scaled_dot_product_attention)
 from attn.core import QUERY_BLOCK
-from attn.cost import score_matrix_bytes
+from attn.blockwise import BLOCK_SIZE, KEY_BLOCK_SIZE
+from attn.cost import score_block_bytes, score_matrix_bytes
 
 seed = 0
 d_k = d_v = 64
@@ -37,6 +38,7 @@ for n in sizes:
 plain_mib, default_mib, blockwise_mib = np.array(rows).T  # (len(sizes),) each
 score_matrix_mib = np.array([score_matrix_bytes(n) for n in sizes]) / MiB
 plain_in_matrices = plain_mib / score_matrix_mib  # n x n matrices at the peak
+block_mib = score_block_bytes(BLOCK_SIZE, KEY_BLOCK_SIZE) / MiB  # blockwise's score block
 
 print("peak memory during one call, MiB (tracemalloc)")
 print(f"{'n':>5} {'one n x n':>10} {'plain':>8} {'default':>8}"
@@ -46,3 +48,4 @@ for i, n in enumerate(sizes):
           f" {default_mib[i]:>8.1f} {blockwise_mib[i]:>10.1f}")
 print("plain's peak in n x n matrices:", plain_in_matrices.round(2))
 print("default: query rows per block:", QUERY_BLOCK)
+print(f"blockwise: score block of {BLOCK_SIZE} x {KEY_BLOCK_SIZE}: {block_mib:.1f} MiB")
