@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import logging
 import posixpath
 from pathlib import Path
 
@@ -25,6 +26,18 @@ from .notebook import notebook_for
 from .render import VERIFICATION_PAGE
 
 log = get_plugin_logger(__name__)
+
+
+def _serve_logger() -> logging.Logger:
+    """Problems under ``mkdocs serve``: printed loudly, but outside the ``mkdocs`` logger, whose
+    strict mode would otherwise abort the preview and hide the page that shows them."""
+    logger = logging.getLogger("snipcheck.serve")
+    if not logger.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("ERROR    -  snipcheck: %(message)s"))
+        logger.addHandler(handler)
+        logger.propagate = False
+    return logger
 
 
 class SnipcheckConfig(Config):
@@ -65,7 +78,7 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
             if not self.serving:
                 raise PluginError(f"snipcheck found {len(build.problems)} problem(s):\n{build.report()}")
             for problem in build.problems:
-                log.error(str(problem))
+                _serve_logger().error(str(problem))
         if self.config.notebooks_dir:
             self._add_notebooks(files, config, build)
         return files
