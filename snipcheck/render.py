@@ -104,14 +104,18 @@ def verification_page(checks: list[Check], citations: list[Citation], titles: di
     ]
     for path in sorted(by_page):
         src_uri = posixpath.relpath(path, docs_prefix) if docs_prefix else path
-        out += [f"### {titles.get(src_uri, src_uri)}", "", f"Page: [{src_uri}]({src_uri})", ""]
-        out += ["| Line | Documented | Computed | Checked | Snippet |", "| ---: | --- | --- | --- | --- |"]
-        for c in by_page[path]:
+        rows = by_page[path]
+        failed = sum(not c.ok for c in rows)
+        summary = f"{len(rows)} numbers, " + (f"**{failed} failing**" if failed else "all pass")
+        out += [f"### {titles.get(src_uri, src_uri)}", "", f"[{src_uri}]({src_uri}): {summary}.", ""]
+        out += ['<div class="verification-table" markdown>', ""]
+        out += ["| Line | Documented | Computed | Result | Checked as | Snippet |", "| ---: | --- | --- | --- | --- | --- |"]
+        for c in rows:
             what = "printed output" if c.what == "output" else f"`{c.what}`"
             status = "pass" if c.ok else "**FAIL**"
             computed = c.computed.replace("\n", " ").replace("|", "\\|")
-            out.append(f'| <span id="{c.anchor}"></span>{c.line} | {c.documented} | {computed} | {status}: {what} | `snippets/{c.snippet}` |')
-        out.append("")
+            out.append(f'| <span id="{c.anchor}"></span>{c.line} | {c.documented} | {computed} | {status} | {what} | `snippets/{c.snippet}` |')
+        out += ["", "</div>", ""]
     out += ["## Quoted from sources", "", "These numbers are not computed here; they are reported by the source named.", ""]
     out += ["| Page | Line | Number | Source |", "| --- | ---: | --- | --- |"]
     for c in citations:

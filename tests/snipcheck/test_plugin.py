@@ -20,6 +20,8 @@ plugins:
       notebooks_dir: ""
 markdown_extensions:
   - attr_list
+  - md_in_html
+  - tables
   - pymdownx.superfences
 nav:
   - p.md
@@ -48,7 +50,7 @@ def test_a_matching_site_builds_with_its_verification_page(site):
     assert run.returncode == 0, run.stderr
     assert (site.root / "out" / "p" / "index.html").is_file()
     verification = (site.root / "out" / "verification" / "index.html").read_text(encoding="utf-8")
-    assert "snippets/one.py" in verification
+    assert "snippets/one.py" in verification and "<table>" in verification
 
 
 def test_a_drift_fails_mkdocs_build_without_strict_and_writes_no_page(site):
