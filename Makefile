@@ -5,6 +5,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+AXE := tests/site/node_modules/axe-core/axe.min.js
 export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: serve test build check accept bench browser clean
@@ -35,6 +36,12 @@ bench: $(STAMP)
 
 browser:
 	@scripts/install-chromium
+	@$(MAKE) -s --no-print-directory $(AXE)
+
+# axe-core for the accessibility tests, pinned by tests/site/package-lock.json.
+$(AXE): tests/site/package.json tests/site/package-lock.json
+	cd tests/site && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
 
 clean:
 	rm -rf site .cache test-artifacts

@@ -1,0 +1,85 @@
+"""The real site: it builds strictly, a warm rebuild runs nothing, and it fetches nothing from elsewhere."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from sitekit import mkdocs_build, mkdocs_config, sitemap_pages
+from htmlscan import JS_FETCHES, css_urls, is_remote, parse_html
+
+pytestmark = pytest.mark.slow
+
+
+def test_the_site_builds_strictly_and_reports_no_problem(site):
+    summary = re.search(r"snipcheck: .*?(\d+) problems", site.build.log)
+    assert summary, f"no snipcheck summary in the build log:\n{site.build.log}"
+    assert summary[1] == "0"
+    assert (site.dir / "index.html").is_file()
+    assert site.pages, "no page is reachable from the home page"
+    print(f"\nsite built in {site.build.seconds:.1f} s: {len(site.pages)} pages")
+
+
+def test_every_page_is_reachable_and_the_sitemap_agrees(site):
+    """The browser tests visit every page a reader can reach from the home page; no page is orphaned."""
+    assert site.orphans == [], f"HTML pages no link reaches: {site.orphans}"
+    listed = sitemap_pages(site.dir, mkdocs_config().get("site_url"))
+    for page in listed:
+        assert site.file_for(page).is_file(), f"the sitemap lists {page!r}, which was not built"
+    if listed:
+        assert sorted(listed) == sorted(site.pages), "the sitemap and the pages reachable by links differ"
+    print(f"\n{len(site.pages)} pages reachable from the home page; the sitemap lists {len(listed)}")
+
+
+def test_a_warm_rebuild_runs_no_snippet_and_gives_the_same_pages(site, tmp_path):
+    warm = mkdocs_build(site.build.project, tmp_path / "site")
+    assert warm.ok, warm.log[-6000:]
+    ran, cached = warm.snippet_stats()
+    assert (ran, cached > 0) == (0, True), f"a warm rebuild ran {ran} snippet(s) ({cached} from cache):\n{warm.log}"
+    print(f"\nwarm rebuild: {ran} snippets run, {cached} from cache, {warm.seconds:.1f} s")
+    differ = [str(f.relative_to(site.dir)) for f in site.html_files()
+              if (tmp_path / "site" / f.relative_to(site.dir)).read_bytes() != f.read_bytes()]
+    assert differ == [], f"pages built from the cache differ from the first build: {differ}"
+
+
+def test_the_verification_page_is_generated_and_counts_every_check(site):
+    page = site.dir / "verification" / "index.html"
+    assert page.is_file(), "the generated verification page is missing"
+    html = page.read_text(encoding="utf-8")
+    logged = re.search(r"snipcheck: .*?(\d+) numbers checked, (\d+) quoted", site.build.log)
+    shown = re.search(r"<strong>(\d+)</strong> numbers checked", html)
+    quoted = re.search(r"<strong>(\d+)</strong> numbers quoted", html)
+    assert logged and shown and quoted, "the verification page or the build log lacks its counts"
+    assert (shown[1], quoted[1]) == (logged[1], logged[2])
+    rows = len(re.findall(r'<span id="check-', html))
+    assert rows == int(logged[1]), f"the verification page has {rows} rows for {logged[1]} checked numbers"
+    assert "FAIL" not in html
+    print(f"\nverification page: {logged[1]} numbers checked, {logged[2]} quoted")
+
+
+def test_no_page_stylesheet_or_script_fetches_from_another_host(site):
+    """Offline is a hard rule: no Google Fonts, no CDN, nothing a browser would fetch from elsewhere.
+
+    Plain links the reader may follow (<a href="https://...">), XML namespaces and license comments
+    are not fetches and are not reported.
+    """
+    found = []
+    files = 0
+    for file in sorted(site.dir.rglob("*")):
+        rel = file.relative_to(site.dir)
+        if file.suffix == ".html":
+            files += 1
+            for tag, url in parse_html(file.read_text(encoding="utf-8")).fetched():
+                if is_remote(url):
+                    found.append(f"{rel}:{tag.line}: <{tag.name}> fetches {url}")
+        elif file.suffix == ".css":
+            files += 1
+            found += [f"{rel}: fetches {url}" for url in css_urls(file.read_text(encoding="utf-8")) if is_remote(url)]
+        elif file.suffix in (".js", ".mjs"):
+            files += 1
+            text = file.read_text(encoding="utf-8")
+            found += [f"{rel}: fetches {m['url']}" for m in JS_FETCHES.finditer(text)]
+            found += [f"{rel}: CSS in script fetches {url}" for url in css_urls(text) if is_remote(url)]
+    assert files > 0
+    assert found == [], "the site would load from another host:\n" + "\n".join(found)
+    print(f"\nscanned {files} HTML/CSS/JS files: nothing fetched from another host")
