@@ -12,6 +12,9 @@ import re
 from latex2mathml.converter import convert
 from mkdocs.exceptions import PluginError
 
+# latex2mathml writes \mathrm{softmax} as one <mi> per letter; a screen reader would spell it.
+_LETTERS = re.compile(r'(?:<mi mathvariant="normal">[A-Za-z]</mi>){2,}')
+_LETTER = re.compile(r'<mi mathvariant="normal">([A-Za-z])</mi>')
 _MATH = re.compile(
     r'<(?P<tag>span|div) class="arithmatex">(?:\\\((?P<inline>.+?)\\\)|\\\[(?P<block>.+?)\\\])</(?P=tag)>',
     re.DOTALL,
@@ -25,7 +28,7 @@ def to_mathml(match: re.Match, page_uri: str) -> str:
         mathml = convert(latex, display=display)
     except Exception as exc:  # latex2mathml raises many types; report them all the same way
         raise PluginError(f"docs/{page_uri}: cannot render the formula {latex!r}: {exc}") from exc
-    mathml = mathml.replace("<math ", f'<math aria-label="{html.escape(latex, quote=True)}" ', 1)
+    mathml = _LETTERS.sub(lambda m: '<mi mathvariant="normal">' + "".join(_LETTER.findall(m.group())) + "</mi>", mathml)
     if display == "block":
         return f'<div class="math-block">{mathml}</div>'
     return mathml

@@ -54,7 +54,7 @@ def notebook_for(doc: Document, title: str, page_link: str, sources: dict[str, s
         + (f"\n\n[Download this notebook]({file_name}) (`{file_name}`)." if file_name else "")
     )]
     for name in names:
-        cells.append(_markdown(f"## `snippets/{name}`"))
+        cells.append(_markdown(f"## snippets/{name}"))
         cells.append(_code(sources.get(name, "")))
     notebook = {
         "cells": cells,
