@@ -25,6 +25,8 @@ import math
 
 import numpy as np
 
+from ._validate import check_int
+
 from .core import (
     _as_float,
     _batch_shape,
@@ -81,8 +83,8 @@ def blockwise_attention(q, k, v, mask=None, block_size=BLOCK_SIZE, key_block_siz
     """
     q, k, v = _as_float(q, k, v)
     _check_qkv(q, k, v)
-    block_size = _check_block(block_size, "block_size")
-    key_block_size = _check_block(key_block_size, "key_block_size")
+    block_size = check_int(block_size, "block_size", 1)
+    key_block_size = check_int(key_block_size, "key_block_size", 1)
     blocked = _blocked(mask)
     batch = _batch_shape(q, k, v, blocked)
     n_q, n_k = q.shape[-2], k.shape[-2]
@@ -194,12 +196,3 @@ def _key_columns(blocked, start, stop):
     if blocked.shape[-1] == 1:
         return blocked
     return blocked[..., start:stop]
-
-
-def _check_block(value, name):
-    """A block size as a positive int, else TypeError / ValueError."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    if value < 1:
-        raise ValueError(f"{name} must be >= 1, got {value}")
-    return int(value)

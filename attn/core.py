@@ -18,6 +18,8 @@ import math
 
 import numpy as np
 
+from ._validate import check_int
+
 #: Query rows handled per block by :func:`scaled_dot_product_attention`.
 #: A (128, n_k) float64 score block is 1 MiB at n_k = 1024: it stays in cache.
 QUERY_BLOCK = 128
@@ -83,7 +85,7 @@ def causal_mask(n):
 
     Taught on: docs/07-block-masking-cost.md
     """
-    n = _check_count(n, "n")
+    n = check_int(n, "n", 0)
     return np.tri(n, n, dtype=bool)
 
 
@@ -96,7 +98,7 @@ def padding_mask(lengths, n):
 
     Taught on: docs/07-block-masking-cost.md
     """
-    n = _check_count(n, "n")
+    n = check_int(n, "n", 0)
     lengths = np.asarray(lengths)
     if lengths.ndim != 1 or not np.issubdtype(lengths.dtype, np.integer):
         raise ValueError("lengths must be a 1-D array of integers")
@@ -196,16 +198,6 @@ def _check_qkv(q, k, v):
         raise ValueError(f"k and v need the same n_k, got {k.shape[-2]} and {v.shape[-2]}")
     if k.shape[-2] == 0:
         raise ValueError("there must be at least one key (n_k >= 1)")
-
-
-def _check_count(value, name):
-    """``value`` as a non-negative Python int, else TypeError / ValueError."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    if value < 0:
-        raise ValueError(f"{name} must be >= 0, got {value}")
-    return int(value)
-
 
 def _blocked(mask):
     """The complement of a boolean mask (True = masked), or None.

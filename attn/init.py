@@ -14,6 +14,8 @@ import math
 
 import numpy as np
 
+from ._validate import check_int
+
 
 def init_attention(rng, d_model, d_k=None, d_v=None):
     """Projections of one attention head.
@@ -54,9 +56,9 @@ def init_feed_forward(rng, d_model, d_ff):
     _check_rng(rng)
     return {
         "W_1": _glorot(rng, d_model, d_ff),
-        "b_1": np.zeros(_check_dim(d_ff, "d_ff")),
+        "b_1": np.zeros(check_int(d_ff, "d_ff", 1)),
         "W_2": _glorot(rng, d_ff, d_model),
-        "b_2": np.zeros(_check_dim(d_model, "d_model")),
+        "b_2": np.zeros(check_int(d_model, "d_model", 1)),
     }
 
 
@@ -65,7 +67,7 @@ def init_layer_norm(d_model):
 
     Taught on: docs/07-block-masking-cost.md
     """
-    d_model = _check_dim(d_model, "d_model")
+    d_model = check_int(d_model, "d_model", 1)
     return {"gamma": np.ones(d_model), "beta": np.zeros(d_model)}
 
 
@@ -105,7 +107,7 @@ def init_decoder_layer(rng, d_model, d_ff):
 
 def _glorot(rng, fan_in, fan_out):
     """Xavier/Glorot normal weights -> (fan_in, fan_out)."""
-    fan_in, fan_out = _check_dim(fan_in, "fan_in"), _check_dim(fan_out, "fan_out")
+    fan_in, fan_out = check_int(fan_in, "fan_in", 1), check_int(fan_out, "fan_out", 1)
     return rng.standard_normal((fan_in, fan_out)) * math.sqrt(2.0 / (fan_in + fan_out))
 
 
@@ -115,12 +117,3 @@ def _check_rng(rng):
         raise TypeError(
             f"rng must be a numpy.random.Generator (e.g. np.random.default_rng(0)), got {type(rng).__name__}"
         )
-
-
-def _check_dim(value, name):
-    """A dimension as a positive int, else TypeError / ValueError."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    if value < 1:
-        raise ValueError(f"{name} must be >= 1, got {value}")
-    return int(value)

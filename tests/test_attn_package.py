@@ -32,7 +32,7 @@ PAGES = {
 
 def attn_modules_after(statement):
     """The attn modules in sys.modules after running ``statement`` in a fresh interpreter."""
-    code = f"{statement}\nimport json, sys\nprint(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] == 'attn')))"
+    code = f"{statement}\nimport json, sys\nprint(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] == 'attn' and not m.startswith('attn._'))))"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     return json.loads(result.stdout)
 
