@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 AXE := tests/site/node_modules/axe-core/axe.min.js
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve test build check accept bench browser clean
+.PHONY: serve test build check accept bench measure browser clean
 
 $(STAMP): pyproject.toml requirements.lock
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,9 @@ accept: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/attention.py $(ARGS)
+
+measure: $(STAMP)
+	$(BIN)/python scripts/measure_build.py
 
 browser:
 	@scripts/install-chromium
