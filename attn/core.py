@@ -24,6 +24,11 @@ from ._validate import check_int
 #: A (128, n_k) float64 score block is 1 MiB at n_k = 1024: it stays in cache.
 QUERY_BLOCK = 128
 
+#: A row whose shifted exponentials sum to less than this (about e^-598) is
+#: recomputed with its exact maximum: its bound was too loose to keep every
+#: weight exact.
+LOOSE_BOUND = 1e-260
+
 
 def softmax(x, axis=-1):
     """Numerically stable softmax along ``axis``.
@@ -117,31 +122,53 @@ def _softmax_qk_v(q, k, v, blocked, scale, block_size=QUERY_BLOCK):
     q: (..., n_q, d_k), k: (..., n_k, d_k), v: (..., n_k, d_v),
     blocked: None or bool broadcastable to (..., n_q, n_k), True = masked
     -> (..., n_q, d_v)
+
+    Without a mask, stability costs no pass over the scores for their
+    maximum: each row is shifted by an upper bound of its maximum instead,
+    m_i = |q_i| max_j |k_j| (Cauchy-Schwarz: q_i . k_j <= m_i), so no exponent
+    is positive and nothing overflows; softmax does not change when a row is
+    shifted. The shift rides along in the first matrix product:
+    [q_i, -m_i] . [k_j, 1] = q_i . k_j - m_i. If a bound is so loose that a
+    row's exponentials all but underflow (their sum below ``LOOSE_BOUND``), the
+    block is recomputed with the exact row maximum. With a mask, every row
+    subtracts its exact maximum over the keys it may see, so a masked key has no
+    influence at all, not even on rounding.
     """
     batch = _batch_shape(q, k, v, blocked)
-    n_q, n_k, d_v = q.shape[-2], k.shape[-2], v.shape[-1]
+    n_q, n_k, d_k, d_v = q.shape[-2], k.shape[-2], q.shape[-1], v.shape[-1]
     _check_mask(blocked, n_q, n_k)
     rows = max(1, min(block_size, n_q))
     out = np.empty(batch + (n_q, d_v), dtype=q.dtype)
-    query_buffer = np.empty(math.prod(q.shape[:-2]) * rows * q.shape[-1], dtype=q.dtype)
+    if blocked is None:  # keys with a column of ones, for the shift; the largest key norm
+        k_aug = np.concatenate([k, np.ones(k.shape[:-1] + (1,), dtype=q.dtype)], axis=-1)  # (..., n_k, d_k + 1)
+        k_aug_t = k_aug.swapaxes(-1, -2)  # (..., d_k + 1, n_k), a view
+        k_norm_max = np.sqrt(np.einsum("...jd,...jd->...j", k, k).max(axis=-1))[..., None]  # (..., 1)
+    query_buffer = np.empty(math.prod(batch) * rows * (d_k + 1), dtype=q.dtype)
     score_buffer = np.empty(math.prod(batch) * rows * n_k, dtype=q.dtype)
     row_buffer = np.empty((2, math.prod(batch) * rows), dtype=q.dtype)
     ones = np.ones((n_k, 1), dtype=q.dtype)
-    k_t = k.swapaxes(-1, -2)  # (..., d_k, n_k), a view
     for start in range(0, n_q, rows):
         stop = min(start + rows, n_q)
-        q_rows = q[..., start:stop, :]  # (..., b, d_k), a view
-        q_block = query_buffer[: q_rows.size].reshape(q_rows.shape)  # (..., b, d_k)
         size = math.prod(batch) * (stop - start)
+        q_block = query_buffer[: size * (d_k + 1)].reshape(batch + (stop - start, d_k + 1))  # (..., b, d_k + 1)
         scores = score_buffer[: size * n_k].reshape(batch + (stop - start, n_k))  # (..., b, n_k)
         row_max = row_buffer[0, :size].reshape(batch + (stop - start, 1))  # (..., b, 1)
         row_sum = row_buffer[1, :size].reshape(batch + (stop - start, 1))  # (..., b, 1)
-        np.multiply(q_rows, scale, out=q_block)  # Q / sqrt(d_k), one block of rows
-        np.matmul(q_block, k_t, out=scores)
-        if blocked is not None:
-            np.copyto(scores, -np.inf, where=_query_rows(blocked, start, stop))
-        _exp_minus_row_max(scores, row_max, masked=blocked is not None)
-        np.matmul(scores, ones, out=row_sum)  # row sums as a matrix-vector product
+        q_scaled = q_block[..., :d_k]  # (..., b, d_k), a view
+        np.multiply(q[..., start:stop, :], scale, out=q_scaled)  # Q / sqrt(d_k), one block of rows
+        exact = blocked is not None
+        if not exact:
+            q_block[..., d_k] = -np.sqrt(np.einsum("...id,...id->...i", q_scaled, q_scaled)) * k_norm_max
+            np.matmul(q_block, k_aug_t, out=scores)  # scores minus each row's bound: all <= 0
+            np.exp(scores, out=scores)
+            np.matmul(scores, ones, out=row_sum)  # row sums as a matrix-vector product
+            exact = row_sum.min() < LOOSE_BOUND  # a bound too loose to keep every weight
+        if exact:
+            np.matmul(q_scaled, k.swapaxes(-1, -2), out=scores)
+            if blocked is not None:
+                np.copyto(scores, -np.inf, where=_query_rows(blocked, start, stop))
+            _exp_minus_row_max(scores, row_max, masked=blocked is not None)
+            np.matmul(scores, ones, out=row_sum)
         block_out = out[..., start:stop, :]  # (..., b, d_v), a view of out
         np.matmul(scores, v, out=block_out)
         _divide_by_row_sum(block_out, row_sum, masked=blocked is not None)

@@ -322,3 +322,19 @@ def test_padding_mask_rejects_bad_lengths(lengths, n):
 def test_causal_mask_rejects_bad_n(n, error):
     with pytest.raises(error):
         causal_mask(n)
+
+
+def test_a_loose_shift_bound_falls_back_to_the_exact_maximum():
+    """The unmasked fast path shifts each row by |q_i| max_j |k_j|. One long key orthogonal to the
+    queries makes that bound ~1e7 above every real score: every shifted exponential underflows,
+    and the block must be recomputed exactly rather than divide 0 by 0."""
+    rng = np.random.default_rng(7)
+    q = np.zeros((5, 4))
+    q[:, 1:] = rng.standard_normal((5, 3)) * 1e3  # no component along the long key
+    k = rng.standard_normal((6, 4))
+    k[0] = [1e4, 0.0, 0.0, 0.0]
+    v = rng.standard_normal((6, 3))
+    out = scaled_dot_product_attention(q, k, v)
+    weights = softmax(q @ k.T / 2.0)  # d_k = 4: divide by 2
+    assert np.all(np.isfinite(out))
+    np.testing.assert_allclose(out, weights @ v, rtol=1e-12, atol=1e-12)
