@@ -68,9 +68,11 @@ def scaled_dot_product_attention(q, k, v, mask=None, return_weights=False):
     Without ``return_weights`` the n_q x n_k weight matrix is never built
     whole: query rows are processed ``QUERY_BLOCK`` at a time so the score
     block stays in cache and is reused; 1/sqrt(d_k) scales Q (n_q * d_k
-    multiplies, not n_q * n_k); the exponential is taken in place; and the
-    (n_q, d_v) output is divided by the row sums instead of normalising the
-    n_q x n_k weights.
+    multiplies, not n_q * n_k); without a mask, each row is shifted for
+    stability by an upper bound of its maximum folded into the matrix product
+    (see ``_softmax_qk_v``), not by a separate pass; the exponential is taken
+    in place; and the (n_q, d_v) output is divided by the row sums instead of
+    normalising the n_q x n_k weights.
 
     Taught on: docs/03-queries-keys-values.md
     """
