@@ -5,7 +5,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-AXE := tests/site/node_modules/axe-core/axe.min.js
+AXE := tests/gates/node_modules/axe-core/axe.min.js
 export NO_MKDOCS_2_WARNING := 1
 
 .PHONY: serve test build check accept bench measure browser clean
@@ -41,9 +41,9 @@ browser:
 	@scripts/install-chromium
 	@$(MAKE) -s --no-print-directory $(AXE)
 
-# axe-core for the accessibility tests, pinned by tests/site/package-lock.json.
-$(AXE): tests/site/package.json tests/site/package-lock.json
-	cd tests/site && npm ci --no-audit --no-fund --loglevel=error
+# axe-core for the accessibility tests, pinned by tests/gates/package-lock.json.
+$(AXE): tests/gates/package.json tests/gates/package-lock.json
+	cd tests/gates && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
 clean:

@@ -144,7 +144,7 @@ def _softmax_qk_v(q, k, v, blocked, scale, block_size=QUERY_BLOCK):
     if blocked is None:  # keys with a column of ones, for the shift; the largest key norm
         k_aug = np.concatenate([k, np.ones(k.shape[:-1] + (1,), dtype=q.dtype)], axis=-1)  # (..., n_k, d_k + 1)
         k_aug_t = k_aug.swapaxes(-1, -2)  # (..., d_k + 1, n_k), a view
-        k_norm_max = np.sqrt(np.einsum("...jd,...jd->...j", k, k).max(axis=-1))[..., None]  # (..., 1)
+        k_norm_max = np.sqrt(np.vecdot(k, k).max(axis=-1))[..., None]  # (..., 1)
     query_buffer = np.empty(math.prod(batch) * rows * (d_k + 1), dtype=q.dtype)
     score_buffer = np.empty(math.prod(batch) * rows * n_k, dtype=q.dtype)
     row_buffer = np.empty((2, math.prod(batch) * rows), dtype=q.dtype)
@@ -160,7 +160,7 @@ def _softmax_qk_v(q, k, v, blocked, scale, block_size=QUERY_BLOCK):
         np.multiply(q[..., start:stop, :], scale, out=q_scaled)  # Q / sqrt(d_k), one block of rows
         exact = blocked is not None
         if not exact:
-            q_block[..., d_k] = -np.sqrt(np.einsum("...id,...id->...i", q_scaled, q_scaled)) * k_norm_max
+            q_block[..., d_k] = -np.sqrt(np.vecdot(q_scaled, q_scaled)) * k_norm_max
             np.matmul(q_block, k_aug_t, out=scores)  # scores minus each row's bound: all <= 0
             np.exp(scores, out=scores)
             np.matmul(scores, ones, out=row_sum)  # row sums as a matrix-vector product

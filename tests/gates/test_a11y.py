@@ -19,7 +19,7 @@ BLOCKING = {"serious", "critical"}
 
 
 def test_axe_finds_no_serious_or_critical_violation_on_any_page(tour):
-    assert tour.axe_available, f"{AXE_JS} is missing: run `make browser` (npm ci in tests/site) first"
+    assert tour.axe_available, f"{AXE_JS} is missing: run `make browser` (npm ci in tests/gates) first"
     by_impact: Counter = Counter()
     by_rule: Counter = Counter()
     failures = []
