@@ -18,6 +18,10 @@ far is rescaled by exp(m - m_new):
     o     = exp(m - m_new) * o + p V_j
     out_i = o / l                      (after the last key block)
 
+Only m >= rowmax(s) matters, not m = rowmax(s). Without a mask, m_new is
+therefore the bound |Q_i / sqrt(d_k)| * (longest key so far), folded into the
+score product, so no pass over s looks for its maximum (``_bounded_rows``).
+
 Taught on: docs/07-block-masking-cost.md
 """
 
@@ -28,6 +32,7 @@ import numpy as np
 from ._validate import check_int
 
 from .core import (
+    LOOSE_BOUND,
     _as_float,
     _batch_shape,
     _blocked,
@@ -36,6 +41,7 @@ from .core import (
     _divide_by_row_sum,
     _masked,
     _query_rows,
+    _with_ones_column,
     softmax,
 )
 
@@ -74,10 +80,18 @@ def blockwise_attention(q, k, v, mask=None, block_size=BLOCK_SIZE, key_block_siz
     up to rounding (<= 1e-12 in float64).
 
     ``block_size`` query rows meet ``key_block_size`` keys at a time, so the
-    extra memory is one (..., block_size, key_block_size) score block plus
-    O(block_size * (d_k + d_v)) row state: O(n * block) in all, never
-    O(n_q * n_k). Masked keys get weight exactly 0; a fully masked query row
-    gets a zero output. Works in float32 as well as float64.
+    extra memory is one (..., block_size, key_block_size) score block, a copy
+    of the keys with a column of ones and O(block_size * (d_k + d_v)) row
+    state: O(n * block) in all, never O(n_q * n_k). Masked keys get weight
+    exactly 0; a fully masked query row gets a zero output. Works in float32
+    as well as float64.
+
+    Without a mask, the running maximum m is replaced by a running upper bound
+    of it, |q_i| times the largest key norm seen so far (see ``_bounded_rows``):
+    any m at or above the true maximum keeps every exponent <= 0, the
+    rescaling by exp(m - m_new) is unchanged, and no pass over the scores is
+    spent looking for their maximum. With a mask (or when a bound proves too
+    loose), every block takes its exact running maximum.
 
     Taught on: docs/07-block-masking-cost.md
     """
@@ -91,21 +105,93 @@ def blockwise_attention(q, k, v, mask=None, block_size=BLOCK_SIZE, key_block_siz
     _check_mask(blocked, n_q, n_k)
     scale = 1.0 / math.sqrt(q.shape[-1])
     out = np.empty(batch + (n_q, v.shape[-1]), dtype=q.dtype)
+    key_blocks = [(start, min(start + key_block_size, n_k)) for start in range(0, n_k, key_block_size)]
     buffers = _Buffers(batch, min(block_size, max(n_q, 1)), min(key_block_size, n_k), q, v)
+    bounds = None if blocked is not None else _KeyBounds(k, key_blocks)
     for start in range(0, n_q, block_size):
         stop = min(start + block_size, n_q)
         o = out[..., start:stop, :]  # (..., b, d_v), accumulated in place
-        q_block, m, l = buffers.start(q[..., start:stop, :], scale, o)
-        for k_start in range(0, n_k, key_block_size):
-            k_stop = min(k_start + key_block_size, n_k)
-            p = buffers.scores(q_block, k[..., k_start:k_stop, :])  # (..., b, b_k)
-            if blocked is not None:
-                np.copyto(p, -np.inf, where=_key_columns(_query_rows(blocked, start, stop), k_start, k_stop))
-            correction = _exp_minus_running_max(p, m, buffers)  # (..., b, 1)
-            _rescale_and_add(l, correction, buffers.row_sums(p))
-            _rescale_and_add(o, correction, buffers.weighted_values(p, v[..., k_start:k_stop, :]))
+        l = None
+        if bounds is not None:
+            l = _bounded_rows(q[..., start:stop, :], scale, bounds, v, o, buffers)
+        if l is None or l.min() < LOOSE_BOUND:  # masked, or a bound too loose to keep every weight
+            rows_blocked = None if blocked is None else _query_rows(blocked, start, stop)  # (..., b, n_k)
+            l = _exact_rows(q[..., start:stop, :], scale, k, v, rows_blocked, key_blocks, o, buffers)
         _divide_by_row_sum(o, l, masked=blocked is not None)
     return out
+
+
+def _exact_rows(q_rows, scale, k, v, blocked, key_blocks, o, buffers):
+    """The online softmax of one block of query rows, with the exact running maximum.
+
+    q_rows: (..., b, d_k), k: (..., n_k, d_k), v: (..., n_k, d_v),
+    blocked: None or bool broadcastable to (..., b, n_k), True = masked,
+    o: (..., b, d_v) buffer we own -> l (..., b, 1); o holds the unnormalised output.
+    """
+    q_block, m, l = buffers.start(q_rows, scale, o)
+    for k_start, k_stop in key_blocks:
+        p = buffers.scores(q_block, k[..., k_start:k_stop, :])  # (..., b, b_k)
+        if blocked is not None:
+            np.copyto(p, -np.inf, where=_key_columns(blocked, k_start, k_stop))
+        correction = _exp_minus_running_max(p, m, buffers)  # (..., b, 1)
+        _rescale_and_add(l, correction, buffers.row_sums(p))
+        _rescale_and_add(o, correction, buffers.weighted_values(p, v[..., k_start:k_stop, :]))
+    return l
+
+
+def _bounded_rows(q_rows, scale, bounds, v, o, buffers):
+    """The online softmax of one block of query rows, shifted by a running upper bound.
+
+    q_rows: (..., b, d_k), v: (..., n_k, d_v), o: (..., b, d_v) buffer we own
+    -> l (..., b, 1); o holds the unnormalised output.
+
+    After key blocks 0..j the shift of row i is m_i = |q_i| R_j, where R_j is
+    the largest key norm in those blocks; by Cauchy-Schwarz no score seen so
+    far exceeds it. The shift rides along in the score product,
+    [q_i, -m_i] . [k_j, 1] = q_i . k_j - m_i, so the block is exponentiated
+    in place with no pass for its maximum. When R grows, l and o are rescaled
+    by exp(m - m_new) = exp(|q_i| (R_old - R_new)), as in the online softmax.
+    """
+    q_block, q_norm = buffers.start_shifted(q_rows, scale)  # (..., b, d_k + 1), (..., b, 1)
+    shift = q_block[..., -1:]  # (..., b, 1), a view: -m
+    _, l, _, _, correction, _, _ = buffers.rows(q_rows.shape[-2])
+    for j, (k_start, k_stop) in enumerate(bounds.key_blocks):
+        if j == 0 or bounds.grows[j]:
+            norm = bounds.running_norm[..., j, None, None]  # (..., 1, 1): R_j
+            np.multiply(q_norm, -norm, out=shift)  # -m_new
+            if j > 0:  # correction = exp(m - m_new) = exp(|q| (R_old - R_new))
+                np.multiply(q_norm, bounds.running_norm[..., j - 1, None, None] - norm, out=correction)
+                np.exp(correction, out=correction)
+                l *= correction
+                o *= correction
+        p = buffers.scores(q_block, bounds.keys[..., k_start:k_stop, :])  # (..., b, b_k), scores minus m: all <= 0
+        np.exp(p, out=p)
+        v_block = v[..., k_start:k_stop, :]  # (..., b_k, d_v)
+        if j == 0:
+            np.matmul(p, buffers.ones[: p.shape[-1]], out=l)
+            np.matmul(p, v_block, out=o)
+        else:
+            l += buffers.row_sums(p)
+            o += buffers.weighted_values(p, v_block)
+    return l
+
+
+class _KeyBounds:
+    """What the bounded path needs from the keys, computed once per call.
+
+    keys: (..., n_k, d_k + 1), the keys with a column of ones;
+    running_norm: (..., n_blocks), the largest key norm in key blocks 0..j;
+    grows: (n_blocks,) bool, whether running_norm rises at block j for any batch entry.
+    """
+
+    def __init__(self, k, key_blocks):
+        self.key_blocks = key_blocks
+        self.keys = _with_ones_column(k)  # (..., n_k, d_k + 1)
+        norms = np.sqrt(np.vecdot(k, k))  # (..., n_k)
+        block_max = np.maximum.reduceat(norms, [start for start, _ in key_blocks], axis=-1)  # (..., n_blocks)
+        self.running_norm = np.maximum.accumulate(block_max, axis=-1)  # (..., n_blocks)
+        rises = np.diff(self.running_norm, axis=-1) > 0  # (..., n_blocks - 1)
+        self.grows = np.concatenate([[True], rises.any(axis=tuple(range(rises.ndim - 1)))])  # (n_blocks,)
 
 
 class _Buffers:
@@ -120,14 +206,15 @@ class _Buffers:
         self.batch = batch
         size = math.prod(batch) * rows
         self.query = np.empty(math.prod(q.shape[:-2]) * rows * q.shape[-1], dtype=q.dtype)
+        self.shifted_query = np.empty(size * (q.shape[-1] + 1), dtype=q.dtype)
         self.score = np.empty(size * key_rows, dtype=q.dtype)
         self.value = np.empty(size * v.shape[-1], dtype=q.dtype)
-        self.row_stats = np.empty((6, size), dtype=q.dtype)  # m, l, m_new, shift, correction, row_sum
+        self.row_stats = np.empty((7, size), dtype=q.dtype)  # m, l, m_new, shift, correction, row_sum, q_norm
         self.ones = np.ones((key_rows, 1), dtype=q.dtype)
         self.rows_of = {}
 
     def rows(self, b):
-        """Six (..., b, 1) views: m, l, m_new, shift, correction, row_sum."""
+        """Seven (..., b, 1) views: m, l, m_new, shift, correction, row_sum, q_norm."""
         if b not in self.rows_of:
             shape = self.batch + (b, 1)
             self.rows_of[b] = [r[: math.prod(shape)].reshape(shape) for r in self.row_stats]  # (..., b, 1)
@@ -145,6 +232,20 @@ class _Buffers:
         l.fill(0.0)
         o.fill(0.0)
         return q_block, m, l
+
+    def start_shifted(self, q_rows, scale):
+        """Begin a bounded query block: [q * scale, (shift, unset)] and the norms |q * scale|.
+
+        q_rows: (..., b, d_k) -> (q_block (batch..., b, d_k + 1), q_norm (batch..., b, 1))
+        """
+        b, d_k = q_rows.shape[-2:]
+        shape = self.batch + (b, d_k + 1)
+        q_block = self.shifted_query[: math.prod(shape)].reshape(shape)  # (..., b, d_k + 1)
+        q_scaled = q_block[..., :d_k]  # (..., b, d_k), a view
+        np.multiply(q_rows, scale, out=q_scaled)
+        q_norm = self.rows(b)[6]  # (..., b, 1)
+        np.sqrt(np.vecdot(q_scaled, q_scaled)[..., None], out=q_norm)
+        return q_block, q_norm
 
     def scores(self, q_block, k_block):
         """q_block k_block^T into the score buffer.
@@ -172,7 +273,7 @@ def _exp_minus_running_max(p, m, buffers):
     -> correction (..., b, 1). Rows still entirely -inf are shifted by 0, so
     they stay exact zeros and no nan appears.
     """
-    _, _, m_new, shift, correction, _ = buffers.rows(p.shape[-2])
+    _, _, m_new, shift, correction, _, _ = buffers.rows(p.shape[-2])
     np.fmax.reduce(p, axis=-1, keepdims=True, out=m_new)
     np.fmax(m_new, m, out=m_new)
     np.copyto(shift, m_new)

@@ -140,41 +140,60 @@ def _softmax_qk_v(q, k, v, blocked, scale, block_size=QUERY_BLOCK):
     n_q, n_k, d_k, d_v = q.shape[-2], k.shape[-2], q.shape[-1], v.shape[-1]
     _check_mask(blocked, n_q, n_k)
     rows = max(1, min(block_size, n_q))
+    q_shifted, k_shifted_t = _shifted_operands(q, k, scale, batch, bounded=blocked is None)
+    q_scaled = q_shifted[..., :d_k]  # (..., n_q, d_k), a view: Q / sqrt(d_k)
+    k_t = k.swapaxes(-1, -2)  # (..., d_k, n_k), a view
     out = np.empty(batch + (n_q, d_v), dtype=q.dtype)
-    if blocked is None:  # keys with a column of ones, for the shift; the largest key norm
-        k_aug = np.concatenate([k, np.ones(k.shape[:-1] + (1,), dtype=q.dtype)], axis=-1)  # (..., n_k, d_k + 1)
-        k_aug_t = k_aug.swapaxes(-1, -2)  # (..., d_k + 1, n_k), a view
-        k_norm_max = np.sqrt(np.vecdot(k, k).max(axis=-1))[..., None]  # (..., 1)
-    query_buffer = np.empty(math.prod(batch) * rows * (d_k + 1), dtype=q.dtype)
+    row_sum = np.empty(batch + (n_q, 1), dtype=q.dtype)
     score_buffer = np.empty(math.prod(batch) * rows * n_k, dtype=q.dtype)
-    row_buffer = np.empty((2, math.prod(batch) * rows), dtype=q.dtype)
+    row_max = np.empty(math.prod(batch) * rows, dtype=q.dtype)
     ones = np.ones((n_k, 1), dtype=q.dtype)
     for start in range(0, n_q, rows):
         stop = min(start + rows, n_q)
-        size = math.prod(batch) * (stop - start)
-        q_block = query_buffer[: size * (d_k + 1)].reshape(batch + (stop - start, d_k + 1))  # (..., b, d_k + 1)
-        scores = score_buffer[: size * n_k].reshape(batch + (stop - start, n_k))  # (..., b, n_k)
-        row_max = row_buffer[0, :size].reshape(batch + (stop - start, 1))  # (..., b, 1)
-        row_sum = row_buffer[1, :size].reshape(batch + (stop - start, 1))  # (..., b, 1)
-        q_scaled = q_block[..., :d_k]  # (..., b, d_k), a view
-        np.multiply(q[..., start:stop, :], scale, out=q_scaled)  # Q / sqrt(d_k), one block of rows
+        shape = batch + (stop - start, n_k)
+        scores = score_buffer[: math.prod(shape)].reshape(shape)  # (..., b, n_k)
+        block_sum = row_sum[..., start:stop, :]  # (..., b, 1), a view
         exact = blocked is not None
         if not exact:
-            q_block[..., d_k] = -np.sqrt(np.vecdot(q_scaled, q_scaled)) * k_norm_max
-            np.matmul(q_block, k_aug_t, out=scores)  # scores minus each row's bound: all <= 0
+            np.matmul(q_shifted[..., start:stop, :], k_shifted_t, out=scores)  # scores minus each row's bound: all <= 0
             np.exp(scores, out=scores)
-            np.matmul(scores, ones, out=row_sum)  # row sums as a matrix-vector product
-            exact = row_sum.min() < LOOSE_BOUND  # a bound too loose to keep every weight
+            np.matmul(scores, ones, out=block_sum)  # row sums as a matrix-vector product
+            exact = block_sum.min() < LOOSE_BOUND  # a bound too loose to keep every weight
         if exact:
-            np.matmul(q_scaled, k.swapaxes(-1, -2), out=scores)
+            np.matmul(q_scaled[..., start:stop, :], k_t, out=scores)
             if blocked is not None:
                 np.copyto(scores, -np.inf, where=_query_rows(blocked, start, stop))
-            _exp_minus_row_max(scores, row_max, masked=blocked is not None)
-            np.matmul(scores, ones, out=row_sum)
-        block_out = out[..., start:stop, :]  # (..., b, d_v), a view of out
-        np.matmul(scores, v, out=block_out)
-        _divide_by_row_sum(block_out, row_sum, masked=blocked is not None)
+            block_max = row_max[: math.prod(shape[:-1])].reshape(shape[:-1] + (1,))  # (..., b, 1)
+            _exp_minus_row_max(scores, block_max, masked=blocked is not None)
+            np.matmul(scores, ones, out=block_sum)
+        np.matmul(scores, v, out=out[..., start:stop, :])
+    _divide_by_row_sum(out, row_sum, masked=blocked is not None)
     return out
+
+
+def _shifted_operands(q, k, scale, batch, bounded=True):
+    """Scaled queries with a column for the shift, and keys with a column of ones.
+
+    q: (..., n_q, d_k), k: (..., n_k, d_k)
+    -> q_shifted (batch..., n_q, d_k + 1) = [q * scale, -m] with m = |q * scale| max_j |k_j|,
+       k_shifted_t (..., d_k + 1, n_k) = [k, 1]^T,
+    so that q_shifted @ k_shifted_t = scale * q k^T - m. When ``bounded`` is False the
+    last column of q_shifted is left unset and k_shifted_t is None.
+    """
+    n_q, d_k = q.shape[-2:]
+    q_shifted = np.empty(batch + (n_q, d_k + 1), dtype=q.dtype)
+    q_scaled = q_shifted[..., :d_k]  # (..., n_q, d_k), a view
+    np.multiply(q, scale, out=q_scaled)  # Q / sqrt(d_k): n_q * d_k multiplies, not n_q * n_k
+    if not bounded:
+        return q_shifted, None
+    k_norm_max = np.sqrt(np.vecdot(k, k).max(axis=-1))[..., None]  # (..., 1)
+    np.multiply(np.sqrt(np.vecdot(q_scaled, q_scaled)), -k_norm_max, out=q_shifted[..., d_k])
+    return q_shifted, _with_ones_column(k).swapaxes(-1, -2)  # (..., d_k + 1, n_k), a view
+
+
+def _with_ones_column(k):
+    """k: (..., n_k, d_k) -> [k, 1]: (..., n_k, d_k + 1), a new array."""
+    return np.concatenate([k, np.ones(k.shape[:-1] + (1,), dtype=k.dtype)], axis=-1)  # (..., n_k, d_k + 1)
 
 
 def _exp_minus_row_max(scores, row_max, masked=True):

@@ -144,3 +144,53 @@ def test_blockwise_memory_does_not_grow_like_n_squared(rng):
     assert plain >= n * n * 8
     assert blockwise <= 64 * 128 * 8 + 4 * n * d * 8  # one score block + O(n d) (output, row state)
     assert default < n * n * 8 / 2
+
+
+def loop_attention(q, k, v):
+    """A loop per query row over the keys, with its own exact max: the independent reference."""
+    out = np.empty((q.shape[0], v.shape[1]))
+    for i in range(q.shape[0]):
+        scores = np.array([q[i] @ k[j] / math.sqrt(q.shape[1]) for j in range(k.shape[0])])
+        weights = np.exp(scores - scores.max())
+        out[i] = weights @ v / weights.sum()
+    return out
+
+
+@pytest.mark.parametrize("late", [True, False])
+def test_running_bound_rescales_when_a_longer_key_arrives(rng, late):
+    """Unmasked, the shift is |q_i| times the largest key norm seen so far. A key ten times longer
+    than the rest, in the last block (the bound rises there: everything before is rescaled) or in
+    the first (the bound never moves), changes nothing but rounding."""
+    q, k, v = qkv(rng, (), 9, 12, 4, 3)
+    k[-1 if late else 0] *= 10.0
+    out = blockwise_attention(q, k, v, block_size=4, key_block_size=5)
+    np.testing.assert_allclose(out, loop_attention(q, k, v), rtol=0, atol=1e-12)
+
+
+def test_running_bound_per_batch_entry(rng):
+    """The bound rises at a different key block in each batch entry (and never in one)."""
+    q, k, v = qkv(rng, (3,), 6, 15, 4, 2)
+    k[0, 14] *= 8.0  # last block
+    k[1, 7] *= 8.0  # middle block
+    out = blockwise_attention(q, k, v, block_size=4, key_block_size=5)
+    for b in range(3):
+        np.testing.assert_allclose(out[b], loop_attention(q[b], k[b], v[b]), rtol=0, atol=1e-12)
+
+
+def test_unmasked_blocks_fall_back_only_when_the_bound_is_loose(monkeypatch, rng):
+    """The exact running maximum is taken for a query block only when its bounded row sums all but
+    underflow; ordinary inputs never need it."""
+    import attn.blockwise
+
+    calls = []
+    exact_rows = attn.blockwise._exact_rows
+    monkeypatch.setattr(attn.blockwise, "_exact_rows", lambda *a: calls.append(1) or exact_rows(*a))
+    q, k, v = qkv(rng, (), 20, 20, 4, 3)
+    blockwise_attention(q, k, v, block_size=8, key_block_size=8)
+    assert calls == []
+    q = np.zeros((5, 4))
+    q[:, 1:] = rng.standard_normal((5, 3)) * 1e3  # orthogonal to the one long key: bound ~1e7 too high
+    k[0] = [1e4, 0.0, 0.0, 0.0]
+    out = blockwise_attention(q, k, v, block_size=2, key_block_size=8)
+    assert len(calls) == 3  # every query block (2 + 2 + 1 rows) recomputed
+    np.testing.assert_allclose(out, loop_attention(q, k, v), rtol=0, atol=1e-12)
