@@ -22,11 +22,15 @@ Methods:
                normalisation, so its output is not attention)
 
 Reading the numbers: the floor reuses one n x n buffer across calls, so in
-a tight loop it stays warm in cache; any real formulation must also take the
-row max, subtract it, sum and normalise (four more passes over the score
-block in numpy). On this 2-core machine, other processes (site builds, a
-browser) move medians by 10-30%; the min column is the steadier one, and the
-ratios at n <= 2048 should be read to about +-0.1.
+a tight loop it stays warm in cache while its n x n products stream through
+memory; any real formulation must also shift each row for stability, sum it
+and normalise. The default and blockwise methods fold the shift into the
+first product (one more column) and take the row sums as a matrix-vector
+product, so beyond the floor they pay one pass over each score block, but
+their blocks stay in cache: from n = 2048 on they beat the floor. On this
+2-core machine, other processes (site builds, a browser) move medians by
+10-30%; the min column is the steadier one, and the ratios at n <= 2048
+should be read to about +-0.1.
 
 Threads: run as a script, this file sets OMP_NUM_THREADS=1 and
 OPENBLAS_NUM_THREADS=1 before numpy is imported, so every number is single
