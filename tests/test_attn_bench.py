@@ -1,10 +1,13 @@
 """bench/attention.py runs end to end on small n and writes sane JSON (no timing assertions)."""
 
+import importlib.util
 import json
 import math
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 METHODS = {"plain", "default", "blockwise", "floor"}
@@ -35,9 +38,10 @@ def test_benchmark_writes_sane_json(tmp_path):
             assert math.isfinite(m["ratio_to_plain"]) and m["ratio_to_plain"] > 0
             assert m["peak_bytes"] > 0
             if name == "floor":
-                assert m["float32_max_abs_err"] is None
+                assert m["float32_max_abs_err"] is None and m["float64_max_abs_diff"] is None
             else:
                 assert 0 <= m["float32_max_abs_err"] < 1e-4
+                assert 0 <= m["float64_max_abs_diff"] <= 1e-12
             assert (m["growth"] is None) == (entry["n"] == 128)
         assert methods["floor"]["ratio_to_floor"] == 1.0
         assert methods["plain"]["ratio_to_plain"] == 1.0
@@ -45,6 +49,45 @@ def test_benchmark_writes_sane_json(tmp_path):
         n = entry["n"]
         assert methods["plain"]["peak_bytes"] >= n * n * 8
         assert methods["floor"]["peak_bytes"] >= n * n * 8
+    targets = {t["target"]: t for t in report["targets"]}
+    assert "targets (worst case" in result.stdout
+    assert targets["blockwise within 1.05x of the floor"]["met"] is None  # n = 256 is too small
+    assert targets["default equals plain to 1e-12 (float64)"]["met"] is True
+
+
+def load_bench():
+    """bench/attention.py as a module (bench/ is not a package)."""
+    spec = importlib.util.spec_from_file_location("bench_attention", ROOT / "bench" / "attention.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def fake_report(n, default, blockwise, plain_bytes=100, blockwise_bytes=1):
+    """A report with given default and blockwise ratios to the floor at one n."""
+    def method(ratio_to_floor, peak):
+        return {"ratio_to_floor": ratio_to_floor, "ratio_to_plain": ratio_to_floor / 2,
+                "peak_bytes": peak, "float64_max_abs_diff": 0.0}
+    return {"results": [{"n": n, "methods": {
+        "plain": method(2.0, plain_bytes), "floor": method(1.0, plain_bytes),
+        "default": method(default, 1), "blockwise": method(blockwise, blockwise_bytes)}}]}
+
+
+@pytest.mark.parametrize(
+    "report, target, met",
+    [
+        (fake_report(1024, 1.10, 1.5), "default within 1.10x of the floor", True),  # the limit itself
+        (fake_report(1024, 1.11, 1.5), "default within 1.10x of the floor", False),
+        (fake_report(512, 9.0, 9.0), "default within 1.10x of the floor", None),  # n too small
+        (fake_report(2048, 1.0, 1.06), "blockwise within 1.05x of the floor", False),
+        (fake_report(8192, 1.0, 1.0, 100, 2), "blockwise peak memory at most 2% of plain's", True),
+        (fake_report(8192, 1.0, 1.0, 100, 3), "blockwise peak memory at most 2% of plain's", False),
+        (fake_report(1024, 2.0, 1.0), "default faster than plain", False),  # ratio to plain exactly 1
+    ],
+)
+def test_targets_are_judged_on_the_sizes_they_apply_to(report, target, met):
+    checked = {description: ok for description, _, _, ok, _ in load_bench().check_targets(report)}
+    assert checked[target] is met
 
 
 def test_measurement_functions_are_importable():
