@@ -32,13 +32,13 @@ import numpy as np
 from ._validate import check_int
 
 from .core import (
-    LOOSE_BOUND,
     _as_float,
     _batch_shape,
     _blocked,
     _check_mask,
     _check_qkv,
     _divide_by_row_sum,
+    _loose_bound,
     _masked,
     _query_rows,
     _with_ones_column,
@@ -114,7 +114,7 @@ def blockwise_attention(q, k, v, mask=None, block_size=BLOCK_SIZE, key_block_siz
         l = None
         if bounds is not None:
             l = _bounded_rows(q[..., start:stop, :], scale, bounds, v, o, buffers)
-        if l is None or l.min() < LOOSE_BOUND:  # masked, or a bound too loose to keep every weight
+        if l is None or l.min() < _loose_bound(q.dtype):  # masked, or a bound too loose to keep every weight
             rows_blocked = None if blocked is None else _query_rows(blocked, start, stop)  # (..., b, n_k)
             l = _exact_rows(q[..., start:stop, :], scale, k, v, rows_blocked, key_blocks, o, buffers)
         _divide_by_row_sum(o, l, masked=blocked is not None)

@@ -24,9 +24,10 @@ from ._validate import check_int
 #: A (128, n_k) float64 score block is 1 MiB at n_k = 1024: it stays in cache.
 QUERY_BLOCK = 128
 
-#: A row whose shifted exponentials sum to less than this (about e^-598) is
-#: recomputed with its exact maximum: its bound was too loose to keep every
-#: weight exact.
+#: In float64, a row whose shifted exponentials sum to less than this (about
+#: e^-598) is recomputed with its exact maximum: its bound was too loose to keep
+#: every weight exact. Narrower floats use their machine epsilon instead (see
+#: ``_loose_bound``).
 LOOSE_BOUND = 1e-260
 
 
@@ -131,8 +132,9 @@ def _softmax_qk_v(q, k, v, blocked, scale, block_size=QUERY_BLOCK):
     is positive and nothing overflows; softmax does not change when a row is
     shifted. The shift rides along in the first matrix product:
     [q_i, -m_i] . [k_j, 1] = q_i . k_j - m_i. If a bound is so loose that a
-    row's exponentials all but underflow (their sum below ``LOOSE_BOUND``), the
-    block is recomputed with the exact row maximum. With a mask, every row
+    row's exponentials sum to less than ``_loose_bound(dtype)`` (they all but
+    underflow, or the rounding of the shift would show), the block is
+    recomputed with the exact row maximum. With a mask, every row
     subtracts its exact maximum over the keys it may see, so a masked key has no
     influence at all, not even on rounding.
     """
@@ -158,7 +160,7 @@ def _softmax_qk_v(q, k, v, blocked, scale, block_size=QUERY_BLOCK):
             np.matmul(q_shifted[..., start:stop, :], k_shifted_t, out=scores)  # scores minus each row's bound: all <= 0
             np.exp(scores, out=scores)
             np.matmul(scores, ones, out=block_sum)  # row sums as a matrix-vector product
-            exact = block_sum.min() < LOOSE_BOUND  # a bound too loose to keep every weight
+            exact = block_sum.min() < _loose_bound(q.dtype)  # a bound too loose to keep every weight
         if exact:
             np.matmul(q_scaled[..., start:stop, :], k_t, out=scores)
             if blocked is not None:
@@ -169,6 +171,20 @@ def _softmax_qk_v(q, k, v, blocked, scale, block_size=QUERY_BLOCK):
         np.matmul(scores, v, out=out[..., start:stop, :])
     _divide_by_row_sum(out, row_sum, masked=blocked is not None)
     return out
+
+
+def _loose_bound(dtype):
+    """The smallest row sum of bounded exponentials accepted for ``dtype`` -> float.
+
+    A bound m above a row's true maximum costs twice: weights that fall below
+    the smallest normal number lose precision, and every shifted score carries
+    a rounding error of about eps * m. In float64 a row sum down to
+    ``LOOSE_BOUND`` (a gap of up to ~598) keeps both far below 1e-12. Narrower
+    floats have too short an exponent range and too large an eps for that:
+    they accept a row sum down to their eps (a gap of at most ~16 in float32,
+    ~7 in float16), which keeps the error within a few eps.
+    """
+    return LOOSE_BOUND if dtype == np.float64 else float(np.finfo(dtype).eps)
 
 
 def _shifted_operands(q, k, scale, batch, bounded=True):

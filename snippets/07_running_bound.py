@@ -42,9 +42,14 @@ bound_holds = bool((gap >= 0).all())
 gap_mean, gap_largest = gap.mean(), gap.max()
 smallest_row_sum = l.min()
 diff = np.abs(out_bounded - plain_attention(Q, K, V)).max()
+tiny64 = np.finfo(np.float64).tiny  # below this an exponential loses precision
+tiny32 = np.finfo(np.float32).tiny
+gap32 = -np.log(np.finfo(np.float32).eps)  # the widest gap a float32 row sum of eps allows
 
 print("bound rose at key blocks:", rises)
 print("bound >= true maximum in every row:", bound_holds)
 print(f"bound - true maximum: mean {gap_mean:.2f}, largest {gap_largest:.2f}")
 print(f"smallest row sum l: {smallest_row_sum:.1e}  (the library's floor: {LOOSE_BOUND:.0e})")
 print("max |bounded loop - plain| < 1e-14:", bool(diff < 1e-14))
+print(f"smallest normal number, float64: {tiny64:.1e}  float32: {tiny32:.1e}")
+print(f"float32 accepts a gap of up to {gap32:.1f}")

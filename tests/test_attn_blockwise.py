@@ -194,3 +194,25 @@ def test_unmasked_blocks_fall_back_only_when_the_bound_is_loose(monkeypatch, rng
     out = blockwise_attention(q, k, v, block_size=2, key_block_size=8)
     assert len(calls) == 3  # every query block (2 + 2 + 1 rows) recomputed
     np.testing.assert_allclose(out, loop_attention(q, k, v), rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("dtype, tolerance", [(np.float64, 1e-12), (np.float32, 1e-6)])
+@pytest.mark.parametrize("gap", [5.0, 30.0, 100.0, 103.0, 800.0])
+def test_a_loose_bound_costs_no_accuracy_in_either_precision(dtype, tolerance, gap):
+    """Each query is at right angles to one long key, so the shift |q_i| max_j |k_j| sits ``gap``
+    above every real score. In float32 a gap of about 100 already pushes the exponentials below the
+    smallest normal number (weights off by 0.26 before the threshold depended on the dtype)."""
+    rng = np.random.default_rng(7)
+    q = np.zeros((5, 4))
+    q[:, 1:] = rng.standard_normal((5, 3))
+    q /= np.linalg.norm(q, axis=1, keepdims=True)  # |q_i| = 1; scaled by 1/sqrt(4), |q_i| / 2
+    k = np.zeros((6, 4))
+    k[:, 1:] = rng.standard_normal((6, 3))
+    k[0] = [2.0 * gap, 0.0, 0.0, 0.0]  # |q_i| / 2 * |k_0| = gap
+    v = rng.standard_normal((6, 3))
+    reference = softmax(q @ k.T / 2.0) @ v
+    q32, k32, v32 = (a.astype(dtype) for a in (q, k, v))
+    for out in (scaled_dot_product_attention(q32, k32, v32),
+                blockwise_attention(q32, k32, v32, block_size=2, key_block_size=4)):
+        assert out.dtype == dtype
+        assert np.max(np.abs(out - reference)) <= tolerance
