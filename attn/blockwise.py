@@ -38,6 +38,7 @@ from .core import (
     _check_mask,
     _check_qkv,
     _divide_by_row_sum,
+    _empty_aligned,
     _loose_bound,
     _masked,
     _query_rows,
@@ -207,7 +208,7 @@ class _Buffers:
         size = math.prod(batch) * rows
         self.query = np.empty(math.prod(q.shape[:-2]) * rows * q.shape[-1], dtype=q.dtype)
         self.shifted_query = np.empty(size * (q.shape[-1] + 1), dtype=q.dtype)
-        self.score = np.empty(size * key_rows, dtype=q.dtype)
+        self.score = _empty_aligned(size * key_rows, q.dtype)
         self.value = np.empty(size * v.shape[-1], dtype=q.dtype)
         self.row_stats = np.empty((7, size), dtype=q.dtype)  # m, l, m_new, shift, correction, row_sum, q_norm
         self.ones = np.ones((key_rows, 1), dtype=q.dtype)

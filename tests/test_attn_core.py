@@ -338,3 +338,13 @@ def test_a_loose_shift_bound_falls_back_to_the_exact_maximum():
     weights = softmax(q @ k.T / 2.0)  # d_k = 4: divide by 2
     assert np.all(np.isfinite(out))
     np.testing.assert_allclose(out, weights @ v, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.float16])
+@pytest.mark.parametrize("size", [1, 7, 1000])
+def test_empty_aligned_starts_a_cache_line(dtype, size):
+    from attn.core import _empty_aligned
+
+    buffers = [_empty_aligned(size, dtype) for _ in range(20)]  # different malloc offsets
+    assert all(b.shape == (size,) and b.dtype == dtype and b.flags.c_contiguous for b in buffers)
+    assert all(b.ctypes.data % 64 == 0 for b in buffers)
