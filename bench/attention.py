@@ -2,7 +2,7 @@
 
 Run from the repository root:
 
-    .venv/bin/python bench/attention.py [--max-n 8192] [--repeat R] [--json PATH]
+    .venv/bin/python bench/attention.py [--max-n 8192] [--repeat R] [--min-seconds S] [--json PATH]
 
 For n = 128, 256, ... up to --max-n (default 4096) and d = 64 it reports, per
 method, the median and minimum wall time, the ratio to the floor and to plain,
@@ -124,21 +124,31 @@ def method_call(name, q, k, v):
     return lambda: attention(q, k, v)
 
 
-def measure(n, d=64, repeat=7, seed=0, methods=METHODS):
+def measure(n, d=64, repeat=7, seed=0, methods=METHODS, min_seconds=0.0, max_repeat=500):
     """Wall times in ms of each method at one n, interleaved.
 
-    Each repetition runs every method once, in a rotated order, so that all
-    methods share the machine's noise. One untimed warm-up call per method
-    comes first. -> {method: {"times_ms": [...], "median_ms", "min_ms"}}
+    Each repetition runs every method once, in a freshly shuffled order
+    (seeded), so that all methods share the machine's noise and each follows
+    every other equally often: a fixed cyclic order would always run the same
+    method right after plain, whose n x n allocations evict the caches. One
+    untimed warm-up call per method
+    comes first. There are at least ``repeat`` repetitions, and more (up to
+    ``max_repeat``) until one round of all methods, timed at warm-up, adds up
+    to ``min_seconds``: small n get many samples and steadier medians.
+    -> {method: {"times_ms": [...], "median_ms", "min_ms"}}
     """
     q, k, v = make_inputs(n, d, seed)
     calls = {name: method_call(name, q, k, v) for name in methods}
     names = list(calls)
+    start = time.perf_counter()
     for name in names:
         calls[name]()
+    round_seconds = time.perf_counter() - start
+    repeat = max(repeat, min(max_repeat, math.ceil(min_seconds / max(round_seconds, 1e-9))))
     times = {name: [] for name in names}
-    for r in range(repeat):
-        for name in names[r % len(names) :] + names[: r % len(names)]:
+    order = np.random.default_rng(seed)
+    for _ in range(repeat):
+        for name in order.permutation(names):
             start = time.perf_counter()
             calls[name]()
             times[name].append(1e3 * (time.perf_counter() - start))
@@ -234,15 +244,16 @@ def format_targets(report):
         if met is None:
             lines.append(f"  not measured  {description} (needs n >= {min_n})")
         else:
-            lines.append(f"  {'met   ' if met else 'MISSED'}        {description}, n >= {min_n}: worst {worst:.3g} (limit {limit:g})")
+            shown = f"{worst:.3f}" if worst >= 1e-2 else f"{worst:.2e}"  # 1.103 must not print as 1.1
+            lines.append(f"  {'met   ' if met else 'MISSED'}        {description}, n >= {min_n}: worst {shown} (limit {limit:g})")
     return "\n".join(lines)
 
 
-def run(ns, d=64, repeat=7, seed=0):
+def run(ns, d=64, repeat=7, seed=0, min_seconds=0.0):
     """Timings, memory and float32 errors for every n -> JSON-ready dict."""
     results = []
     for n in ns:
-        timing = measure(n, d, repeat, seed)
+        timing = measure(n, d, repeat, seed, min_seconds=min_seconds)
         results.append({"n": n, "methods": timing})
     for entry in results:
         n = entry["n"]
@@ -251,7 +262,7 @@ def run(ns, d=64, repeat=7, seed=0):
             entry["methods"][name]["float32_max_abs_err"] = float32_error(n, d, name, seed)
             entry["methods"][name]["float64_max_abs_diff"] = float64_difference(n, d, name, seed)
     _add_ratios(results)
-    return {"meta": _meta(d, repeat, seed), "results": results}
+    return {"meta": _meta(d, repeat, seed, min_seconds), "results": results}
 
 
 def _add_ratios(results):
@@ -267,11 +278,12 @@ def _add_ratios(results):
         previous = entry
 
 
-def _meta(d, repeat, seed):
+def _meta(d, repeat, seed, min_seconds):
     """Where and how the numbers were taken."""
     return {
         "d": d,
         "repeat": repeat,
+        "min_seconds": min_seconds,
         "seed": seed,
         "dtype": "float64",
         "numpy": np.__version__,
@@ -317,11 +329,15 @@ def main(argv=None):
     parser.add_argument("--min-n", type=int, default=128)
     parser.add_argument("--max-n", type=int, default=4096)
     parser.add_argument("--d", type=int, default=64)
-    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--repeat", type=int, default=7, help="at least this many timed rounds per n")
+    parser.add_argument(
+        "--min-seconds", type=float, default=2.0,
+        help="more rounds at small n, until they add up to about this long (0: exactly --repeat)",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", type=Path, default=DEFAULT_JSON)
     args = parser.parse_args(argv)
-    report = run(sizes(args.min_n, args.max_n), args.d, args.repeat, args.seed)
+    report = run(sizes(args.min_n, args.max_n), args.d, args.repeat, args.seed, args.min_seconds)
     report["targets"] = [
         {"target": description, "min_n": min_n, "limit": limit, "worst": worst, "met": met}
         for description, worst, limit, met, min_n in check_targets(report)

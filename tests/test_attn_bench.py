@@ -16,7 +16,8 @@ METHODS = {"plain", "default", "blockwise", "floor"}
 def test_benchmark_writes_sane_json(tmp_path):
     out = tmp_path / "results.json"
     result = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "attention.py"), "--max-n", "256", "--repeat", "2", "--json", str(out)],
+        [sys.executable, str(ROOT / "bench" / "attention.py"), "--max-n", "256", "--repeat", "2", "--min-seconds", "0",
+         "--json", str(out)],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -97,6 +98,9 @@ def test_measurement_functions_are_importable():
         f"spec = importlib.util.spec_from_file_location('bench_attention', {str(ROOT / 'bench' / 'attention.py')!r})\n"
         "mod = importlib.util.module_from_spec(spec); spec.loader.exec_module(mod)\n"
         "r = mod.measure(64, 16, repeat=2)\n"
+        "assert all(len(m['times_ms']) == 2 for m in r.values())\n"
+        "r = mod.measure(64, 16, repeat=2, min_seconds=10.0, max_repeat=20)  # a round takes ~1 ms\n"
+        "assert all(len(m['times_ms']) == 20 for m in r.values()), r\n"
         "assert set(r) == set(mod.METHODS), r\n"
         "assert mod.peak_memory(64, 16, 'plain') >= 64 * 64 * 8\n"
         "assert mod.float32_error(64, 16, 'blockwise') < 1e-4\n"
