@@ -212,8 +212,9 @@ def _empty_aligned(size, dtype, align=64):
 
     -> (size,) of ``dtype``. malloc only promises 16-byte alignment; the score
     block is written by the BLAS and then read and written again by exp with
-    64-byte vector instructions, which run measurably slower (about 5% of a
-    whole call at n = 1024) when every one of them straddles two cache lines.
+    64-byte vector instructions, which run measurably slower (3 to 5% of a
+    whole call at n = 1024, by bench/attention.py) when every one of them
+    straddles two cache lines.
     """
     itemsize = np.dtype(dtype).itemsize
     raw = np.empty(size + align // itemsize, dtype=dtype)
