@@ -109,13 +109,14 @@ def blockwise_attention(q, k, v, mask=None, block_size=BLOCK_SIZE, key_block_siz
     key_blocks = [(start, min(start + key_block_size, n_k)) for start in range(0, n_k, key_block_size)]
     buffers = _Buffers(batch, min(block_size, max(n_q, 1)), min(key_block_size, n_k), q, v)
     bounds = None if blocked is not None else _KeyBounds(k, key_blocks)
+    loose = _loose_bound(q.dtype)
     for start in range(0, n_q, block_size):
         stop = min(start + block_size, n_q)
         o = out[..., start:stop, :]  # (..., b, d_v), accumulated in place
         l = None
         if bounds is not None:
             l = _bounded_rows(q[..., start:stop, :], scale, bounds, v, o, buffers)
-        if l is None or l.min() < _loose_bound(q.dtype):  # masked, or a bound too loose to keep every weight
+        if l is None or l.min() < loose:  # masked, or a bound too loose to keep every weight
             rows_blocked = None if blocked is None else _query_rows(blocked, start, stop)  # (..., b, n_k)
             l = _exact_rows(q[..., start:stop, :], scale, k, v, rows_blocked, key_blocks, o, buffers)
         _divide_by_row_sum(o, l, masked=blocked is not None)

@@ -150,6 +150,7 @@ def _softmax_qk_v(q, k, v, blocked, scale, block_size=QUERY_BLOCK):
     score_buffer = _empty_aligned(math.prod(batch) * rows * n_k, q.dtype)
     row_max = np.empty(math.prod(batch) * rows, dtype=q.dtype)
     ones = np.ones((n_k, 1), dtype=q.dtype)
+    loose = _loose_bound(q.dtype)
     for start in range(0, n_q, rows):
         stop = min(start + rows, n_q)
         shape = batch + (stop - start, n_k)
@@ -160,7 +161,7 @@ def _softmax_qk_v(q, k, v, blocked, scale, block_size=QUERY_BLOCK):
             np.matmul(q_shifted[..., start:stop, :], k_shifted_t, out=scores)  # scores minus each row's bound: all <= 0
             np.exp(scores, out=scores)
             np.matmul(scores, ones, out=block_sum)  # row sums as a matrix-vector product
-            exact = block_sum.min() < _loose_bound(q.dtype)  # a bound too loose to keep every weight
+            exact = block_sum.min() < loose  # a bound too loose to keep every weight
         if exact:
             np.matmul(q_scaled[..., start:stop, :], k_t, out=scores)
             if blocked is not None:
