@@ -1,97 +1,425 @@
-"""Runs one snippet inside a fresh interpreter and writes what it left behind as JSON.
+"""Runs one snippet in a fresh interpreter, fenced in, and writes what it left behind as JSON.
 
-Invoked as ``python -m snipcheck._bootstrap SNIPPET RESULT_JSON PROJECT_ROOT``. The snippet's
-stdout goes straight to the parent; this module only adds, after the run, the snippet's
-module-level values (for ties in the prose) and the project files it imported (for the cache).
+Invoked by the runner as ``python _bootstrap.py CONFIG_JSON`` (by path, so no part of snipcheck
+is imported into the snippet's interpreter). Standard library only. Two processes:
+
+- the supervisor (this process): becomes a child subreaper (Linux ``prctl``), so every process
+  the snippet starts, even one that calls ``setsid``, stays its descendant; it waits for the
+  snippet up to its timeout, then kills whatever the snippet left running, reaps it, and writes
+  a status file. SIGTERM (the build stopping) does the same at once;
+- the snippet process (a fork): caps its address space (``RLIMIT_AS``), the size of any file it
+  writes, and core dumps; where the kernel has Landlock, restricts itself and every process it
+  starts to writing only inside its own working and temporary folders, opening no TCP connection
+  and signalling no process outside; installs an audit hook that refuses Python-level writes
+  outside those folders (the whole guard where Landlock is missing) and records every project
+  file it opens or lists, with its hash at that moment; then runs the snippet and writes its
+  module-level values, its error (with the snippet's own file:line) and the files it read.
 """
 
 from __future__ import annotations
 
+import ctypes
+import errno
+import hashlib
 import json
 import os
-import runpy
+import signal
 import sys
-import traceback
+import time
 
 MAX_ARRAY_SIZE = 10_000  # larger arrays keep only their shape
+MAX_FILE_BYTES = 256 << 20  # no file a snippet writes grows beyond this
+
+# Landlock (linux/landlock.h)
+_SYS_CREATE, _SYS_ADD_RULE, _SYS_RESTRICT = 444, 445, 446
+_FS_WRITE = sum(1 << b for b in (1, 4, 5, 6, 7, 8, 9, 10, 11, 12))  # write, remove, make anything
+_FS_REFER, _FS_TRUNCATE = 1 << 13, 1 << 14
+_NET_TCP = (1 << 0) | (1 << 1)  # bind, connect
+_SCOPE = (1 << 0) | (1 << 1)  # abstract unix sockets, signals
+
+
+class _Stop(Exception):
+    pass
 
 
 def main() -> int:
-    snippet, result_path, root = sys.argv[1:4]
-    root = os.path.realpath(root)
-    sys.path[:1] = [os.path.dirname(os.path.realpath(snippet)), root]
+    with open(sys.argv[1], encoding="utf-8") as handle:
+        config = json.load(handle)
+    libc = ctypes.CDLL(None, use_errno=True)
+    subreaper = sys.platform.startswith("linux") and libc.prctl(36, 1, 0, 0, 0) == 0  # PR_SET_CHILD_SUBREAPER
+    status = {"timed_out": False, "stopped": False, "exit": None, "signal": None, "subreaper": subreaper,
+              "left_running": 0}
+    pid = os.fork()
+    if pid == 0:
+        try:
+            code = _child(config, libc)
+        except BaseException:  # noqa: BLE001 - nothing may escape the child but its exit
+            code = 70
+        os._exit(code)
+
+    def stop(signum, frame):
+        raise _Stop(signum)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, float(config["timeout"]))
+    try:
+        _, raw = os.waitpid(pid, 0)
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        status["exit"] = os.waitstatus_to_exitcode(raw)
+    except _Stop as exc:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        status["timed_out" if exc.args[0] == signal.SIGALRM else "stopped"] = True
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    status["left_running"] = _kill_descendants(pid)
+    if status["exit"] is not None and status["exit"] < 0:
+        status["signal"] = -status["exit"]
+    with open(config["status"], "w", encoding="utf-8") as handle:
+        json.dump(status, handle)
+    return 0
+
+
+def _children(me: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as handle:
+                fields = handle.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if len(fields) > 1 and int(fields[1]) == me:
+            found.append(int(entry))
+    return found
+
+
+def _kill_descendants(first: int) -> int:
+    """Kill the snippet and everything it started; orphans come to this subreaper as their
+    parents die. Returns how many processes were still running besides the snippet."""
+    me, killed, deadline = os.getpid(), set(), time.monotonic() + 10
+    try:
+        os.kill(first, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    while time.monotonic() < deadline:
+        kids = _children(me) if sys.platform.startswith("linux") else []
+        for kid in kids:
+            try:
+                os.kill(kid, signal.SIGKILL)
+                killed.add(kid)
+            except ProcessLookupError:
+                pass
+        try:
+            while True:
+                pid, _ = os.waitpid(-1, os.WNOHANG)
+                if pid == 0:
+                    break
+        except ChildProcessError:
+            if not kids:
+                break
+        time.sleep(0.002)
+    killed.discard(first)
+    return len(killed)
+
+
+# -- the snippet's process ----------------------------------------------------------------------------
+
+def _child(config: dict, libc) -> int:
+    import resource
+
+    result_fd = os.open(config["result"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.set_inheritable(result_fd, False)
+    writable = [os.path.realpath(p) for p in config["writable"]]
+    memory = int(config["memory_mb"]) << 20
+    for limit, value in ((resource.RLIMIT_AS, memory), (resource.RLIMIT_CORE, 0), (resource.RLIMIT_FSIZE, MAX_FILE_BYTES)):
+        try:
+            resource.setrlimit(limit, (value, value))
+        except (ValueError, OSError):
+            pass
+    sandbox = _landlock(libc, writable)
+    root = os.path.realpath(config["root"])
+    snippet = config["snippet"]
+    tracker = _Tracker(root, writable, [os.path.realpath(p) for p in config["untracked"]])
+    _compile_project_modules_from_source(root)
+    sys.path[:] = [os.path.dirname(os.path.realpath(snippet)), root] + [p for p in sys.path[1:] if p not in (root,)]
     sys.argv = [snippet]
-    namespace: dict = {}
-    error = None
+    sys.addaudithook(tracker.hook)
+    tracker.active = True
+    error, namespace = None, {}
+    import runpy
+
     try:
         namespace = runpy.run_path(snippet, run_name="__main__")
     except SystemExit as exc:
-        if exc.code not in (None, 0):
-            error = f"the snippet called sys.exit({exc.code!r})"
-    except BaseException:  # the parent reports it, with the snippet's own file:line
+        where = _snippet_line(exc.__traceback__, snippet, root)
+        error = (f"the snippet called sys.exit({exc.code!r}){where}: a snippet must run to its end "
+                 "(the code after it never ran, and its values were not recorded)")
+    except MemoryError:
+        error = _traceback(root) + (f"the snippet ran out of memory: it may use at most {config['memory_mb']} MiB of address space "
+                                    "(raise it with memory=MIB on the run block)")
+    except BaseException:  # noqa: BLE001 - reported by the parent, with the snippet's own file:line
         error = _traceback(root)
-    sys.stdout.flush()
-    result = {"error": error, "values": _values(namespace), "imported": _project_files(root, snippet)}
-    with open(result_path, "w", encoding="utf-8") as handle:
-        json.dump(result, handle)
+    tracker.active = False
+    if error is None:
+        error = _stdout_problem()
+    else:
+        _stdout_problem()
+    values = _values(namespace) if error is None else {}
+    report = {"error": error, "values": values, "reads": tracker.reads, "listed": tracker.listed, "sandbox": sandbox}
+    data = json.dumps(report, allow_nan=True).encode("utf-8")
+    view = memoryview(data)
+    while view:
+        view = view[os.write(result_fd, view):]
+    os.close(result_fd)
     return 0
+
+
+def _stdout_problem() -> str | None:
+    try:
+        if sys.stdout is None or sys.stdout.closed:
+            raise OSError(errno.EBADF, "closed")
+        sys.stdout.flush()
+        os.fstat(1)
+    except (OSError, ValueError):
+        return ("the snippet closed its standard output, so what it printed may be lost: "
+                "leave sys.stdout open (the page documents what it prints)")
+    try:
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
+    return None
+
+
+def _snippet_line(tb, snippet: str, root: str) -> str:
+    import traceback
+
+    frames = [f for f in traceback.extract_tb(tb) if os.path.realpath(f.filename) == os.path.realpath(snippet)]
+    if not frames:
+        return ""
+    return f" at {os.path.relpath(os.path.realpath(snippet), root)}:{frames[-1].lineno}"
+
+
+def _landlock(libc, writable: list[str]) -> str:
+    """Restrict writes to ``writable`` (and /dev), TCP and signals; say what is in force."""
+    syscall = libc.syscall
+    syscall.restype = ctypes.c_long
+    abi = syscall(_SYS_CREATE, None, ctypes.c_size_t(0), ctypes.c_uint32(1))
+    if abi < 1:
+        return "python-only: this kernel has no Landlock, so only Python-level writes are refused"
+    fs = _FS_WRITE | (_FS_REFER if abi >= 2 else 0) | (_FS_TRUNCATE if abi >= 3 else 0)
+    attr = (ctypes.c_uint64 * 3)(fs, _NET_TCP if abi >= 4 else 0, _SCOPE if abi >= 6 else 0)
+    size = 24 if abi >= 6 else 16 if abi >= 4 else 8
+    ruleset = syscall(_SYS_CREATE, ctypes.byref(attr), ctypes.c_size_t(size), ctypes.c_uint32(0))
+    if ruleset < 0:
+        return f"python-only: Landlock refused a ruleset ({os.strerror(ctypes.get_errno())})"
+    try:
+        for path in writable + ["/dev"]:
+            try:
+                fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+            except OSError:
+                continue
+            rule = (ctypes.c_uint8 * 12)()
+            ctypes.memmove(rule, ctypes.byref(ctypes.c_uint64(fs)), 8)
+            ctypes.memmove(ctypes.byref(rule, 8), ctypes.byref(ctypes.c_int32(fd)), 4)
+            outcome = syscall(_SYS_ADD_RULE, ctypes.c_int(ruleset), ctypes.c_int(1), ctypes.byref(rule), ctypes.c_uint32(0))
+            os.close(fd)
+            if outcome != 0:
+                return f"python-only: Landlock refused a rule for {path} ({os.strerror(ctypes.get_errno())})"
+        libc.prctl(38, 1, 0, 0, 0)  # PR_SET_NO_NEW_PRIVS, required to restrict without privileges
+        if syscall(_SYS_RESTRICT, ctypes.c_int(ruleset), ctypes.c_uint32(0)) != 0:
+            return f"python-only: Landlock could not restrict ({os.strerror(ctypes.get_errno())})"
+    finally:
+        os.close(ruleset)
+    return f"landlock abi {abi}"
+
+
+def _compile_project_modules_from_source(root: str) -> None:
+    """Project modules always run from their source, which the audit hook hashes: a stale
+    ``__pycache__`` file (an edit within the same second, same size) can never stand in for it."""
+    import importlib.machinery
+
+    loader = importlib.machinery.SourceFileLoader
+    original = loader.get_code
+    venv = os.path.join(root, ".venv") + os.sep
+
+    def get_code(self, fullname):
+        path = self.get_filename(fullname)
+        real = os.path.realpath(path)
+        if real.startswith(root + os.sep) and not real.startswith(venv):
+            return self.source_to_code(self.get_data(path), path)
+        return original(self, fullname)
+
+    loader.get_code = get_code
+
+
+_WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+_PATH_EVENTS = {"os.remove": (0,), "os.rmdir": (0,), "os.mkdir": (0,), "os.rename": (0, 1), "os.link": (0, 1),
+                "os.symlink": (1,), "os.truncate": (0,), "os.chmod": (0,), "os.chown": (0,), "os.utime": (0,),
+                "shutil.rmtree": (0,), "shutil.move": (0, 1), "shutil.copyfile": (1,), "os.mkfifo": (0,), "os.mknod": (0,)}
+
+
+class _Tracker:
+    """The audit hook: refuses writes outside the writable folders; records project reads."""
+
+    def __init__(self, root: str, writable: list[str], untracked: list[str]) -> None:
+        self.root, self.writable, self.untracked = root, writable, untracked
+        self.reads: dict[str, dict] = {}
+        self.listed: dict[str, str] = {}
+        self.active = False
+
+    def _inside(self, path: str, folders: list[str]) -> bool:
+        return any(path == f or path.startswith(f + os.sep) for f in folders)
+
+    def _real(self, path) -> str | None:
+        if isinstance(path, int) or path is None:
+            return None
+        try:
+            return os.path.realpath(os.fsdecode(path))
+        except (TypeError, ValueError):
+            return None
+
+    def _refuse(self, path) -> None:
+        raise PermissionError(errno.EACCES, "snipcheck: a snippet may write only inside its working folder "
+                                            f"(its files are published as figures); not to {os.fsdecode(path)!r}")
+
+    def hook(self, event: str, args: tuple) -> None:
+        if not self.active:
+            return
+        if event == "open":
+            path, mode, flags = args
+            real = self._real(path)
+            if real is None:
+                return
+            writing = (isinstance(mode, str) and any(c in mode for c in "wax+")) or (isinstance(flags, int) and flags & _WRITE_FLAGS)
+            if writing:
+                if not self._inside(real, self.writable):
+                    self._refuse(path)
+                return
+            self._record(real)
+        elif event in _PATH_EVENTS:
+            for index in _PATH_EVENTS[event]:
+                if index < len(args):
+                    real = self._real(args[index])
+                    if real is not None and not self._inside(real, self.writable):
+                        self._refuse(args[index])
+        elif event in ("os.listdir", "os.scandir") and not _from_import_system():
+            real = self._real(args[0] if args else ".")
+            if real is not None and self._tracked(real) and os.path.isdir(real):
+                self.active = False
+                try:
+                    names = sorted(os.listdir(real))
+                finally:
+                    self.active = True
+                self.listed[os.path.relpath(real, self.root) + "/"] = hashlib.sha256("\0".join(names).encode()).hexdigest()
+
+    def _tracked(self, real: str) -> bool:
+        return real.startswith(self.root + os.sep) and not self._inside(real, self.untracked)
+
+    def _record(self, real: str) -> None:
+        if real.endswith(".pyc") and os.sep + "__pycache__" + os.sep in real:
+            import importlib.util
+
+            try:
+                real = importlib.util.source_from_cache(real)
+            except ValueError:
+                pass
+        if not self._tracked(real) or real in self.reads:
+            return
+        self.active = False
+        try:
+            with open(real, "rb") as handle:
+                before = os.fstat(handle.fileno())
+                digest = hashlib.sha256(handle.read()).hexdigest()
+            rel = os.path.relpath(real, self.root)
+            self.reads[rel] = {"sha256": digest, "stat": [before.st_mtime_ns, before.st_ctime_ns, before.st_size, before.st_ino]}
+        except (OSError, IsADirectoryError):
+            pass
+        finally:
+            self.active = True
+
+
+def _from_import_system() -> bool:
+    """True if the import machinery lists a folder (to find modules), not the snippet itself."""
+    frame = sys._getframe(2)
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib"):
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _traceback(root: str) -> str:
     """The traceback with this bootstrap's frames dropped and paths relative to the project."""
+    import traceback
+
     exc_type, exc, tb = sys.exc_info()
-    frames = [f for f in traceback.extract_tb(tb) if not f.filename.startswith(("<frozen", os.path.dirname(__file__)))]
+    here = os.path.realpath(__file__)
+    frames = [f for f in traceback.extract_tb(tb) if not f.filename.startswith("<frozen") and os.path.realpath(f.filename) != here
+              and not f.filename.endswith(os.sep + "runpy.py")]
     for frame in frames:
-        if frame.filename.startswith(root + os.sep):
-            frame.filename = os.path.relpath(frame.filename, root)
+        real = os.path.realpath(frame.filename)
+        if real.startswith(root + os.sep):
+            frame.filename = os.path.relpath(real, root)
     lines = ["Traceback (most recent call last):\n", *traceback.format_list(frames)]
     lines += traceback.format_exception_only(exc_type, exc)
     return "".join(lines)
 
 
-def _project_files(root: str, snippet: str) -> list[str]:
-    """Every project source file the run imported, found from sys.modules, not declared by hand."""
-    own = os.path.dirname(os.path.realpath(__file__))
-    venv = os.path.join(root, ".venv")
-    found = set()
-    for module in list(sys.modules.values()):
-        path = getattr(module, "__file__", None)
-        if not path:
-            continue
-        path = os.path.realpath(path)
-        if path.startswith(root + os.sep) and not path.startswith((venv + os.sep, own + os.sep)):
-            found.add(os.path.relpath(path, root))
-    found.discard(os.path.relpath(os.path.realpath(snippet), root))
-    return sorted(found)
-
-
 def _values(namespace: dict) -> dict:
-    """The snippet's module-level numbers and arrays, as JSON-ready data."""
+    """The snippet's module-level numbers and arrays, each as JSON-ready data or a reason why not."""
     numpy = sys.modules.get("numpy")
     values = {}
     for name, value in namespace.items():
         if name.startswith("_"):
             continue
-        encoded = _encode(value, numpy)
+        try:
+            encoded = _encode(value, numpy)
+            if encoded is not None:
+                json.dumps(encoded, allow_nan=True)
+        except (ValueError, TypeError, OverflowError, RecursionError, MemoryError) as exc:
+            encoded = {"kind": "unavailable", "reason": f"it cannot be recorded ({type(exc).__name__}: {str(exc)[:120]})"}
         if encoded is not None:
             values[name] = encoded
     return values
 
 
+def _complex_pairs(data):
+    if isinstance(data, list):
+        return [_complex_pairs(d) for d in data]
+    return [data.real, data.imag]
+
+
 def _encode(value, numpy):
-    if isinstance(value, bool) or isinstance(value, (int, float)):
-        return {"shape": [], "data": value}
+    if isinstance(value, bool):
+        return {"kind": "bool", "shape": [], "data": value}
+    if isinstance(value, int):
+        return {"kind": "int", "shape": [], "data": value}
+    if isinstance(value, float):
+        return {"kind": "float", "shape": [], "data": value}
+    if isinstance(value, complex):
+        return {"kind": "complex", "shape": [], "data": [value.real, value.imag]}
     if numpy is not None and isinstance(value, (numpy.ndarray, numpy.generic, list, tuple)):
+        if isinstance(value, (list, tuple)) and len(value) > MAX_ARRAY_SIZE:
+            return None
         try:
             array = numpy.asarray(value)
-        except (ValueError, TypeError):
+        except (ValueError, TypeError, OverflowError):
             return None
-        if array.dtype.kind not in "biuf":
+        kinds = {"b": "bool", "i": "int", "u": "int", "f": "float", "c": "complex"}
+        if array.dtype.kind not in kinds:
             return None
+        kind = kinds[array.dtype.kind]
         data = array.tolist() if array.size <= MAX_ARRAY_SIZE else None
-        return {"shape": list(array.shape), "data": data}
-    if isinstance(value, (list, tuple)) and all(isinstance(v, (int, float)) for v in value):
-        return {"shape": [len(value)], "data": list(value)}
+        if kind == "complex" and data is not None:
+            data = _complex_pairs(data)
+        return {"kind": kind, "shape": list(array.shape), "data": data}
+    if isinstance(value, (list, tuple)) and value and len(value) <= MAX_ARRAY_SIZE and all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
+        kind = "int" if all(isinstance(v, int) for v in value) else "float"
+        return {"kind": kind, "shape": [len(value)], "data": [float(v) if kind == "float" else v for v in value]}
     return None
 
 

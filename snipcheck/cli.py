@@ -1,4 +1,9 @@
-"""Command line: ``python -m snipcheck check`` and ``python -m snipcheck accept``."""
+"""Command line: ``python -m snipcheck check`` and ``python -m snipcheck accept``.
+
+Exit codes: 0 everything checks; 1 a problem remains (for ``accept``: after it wrote what it
+could); 2 the command could not run as asked (no pages found, a page it must not write);
+130 interrupted.
+"""
 
 from __future__ import annotations
 
@@ -6,37 +11,68 @@ import argparse
 import sys
 from pathlib import Path
 
-from .accept import accepted_text, unified_diff
-from .engine import Engine
+from .accept import PageWrite, WriteRefused, accepted_text, unified_diff, write_all
+from .engine import Engine, decode_page
+from .results import ProblemKind
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="snipcheck", description=__doc__)
+    parser = argparse.ArgumentParser(prog="snipcheck", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("command", choices=["check", "accept"],
                         help="check: run the snippets and compare every documented value; "
                              "accept: write the computed values into the Markdown and print the diff")
     parser.add_argument("--root", default=".", help="the project folder (default: here)")
+    parser.add_argument("--docs", default="docs", help="the pages' folder, relative to the root (default: docs)")
     parser.add_argument("--refresh", action="store_true", help="ignore the cache and run every snippet")
     args = parser.parse_args(argv)
-    engine = Engine(Path(args.root), refresh=args.refresh or None)
-    build = engine.build()
+    engine = Engine(Path(args.root), docs_dir=args.docs, refresh=args.refresh or None)
+    try:
+        build = engine.build()
+    except KeyboardInterrupt:
+        print("snipcheck: interrupted; every snippet was stopped", file=sys.stderr)
+        return 130
+    if any(p.kind is ProblemKind.PROJECT for p in build.problems):
+        for problem in build.problems:
+            print(f"snipcheck: {problem}", file=sys.stderr)
+        return 2
     print(f"snipcheck: {len(build.stats.ran)} snippets run, {len(build.stats.cached)} from cache, "
           f"{len(build.checks)} numbers checked, {len(build.citations)} quoted", file=sys.stderr)
+    if engine.runner.sandbox_note and engine.runner.sandbox_note.startswith("python-only"):
+        print(f"snipcheck: warning: {engine.runner.sandbox_note}", file=sys.stderr)
     if args.command == "accept":
-        changed = 0
-        for uri, doc in build.docs.items():
-            after = accepted_text(doc, build.results)
-            if after != doc.text:
-                changed += 1
-                (engine.docs_dir / uri).write_text(after, encoding="utf-8")
-                sys.stdout.write(unified_diff(doc.path, doc.text, after))
-        print(f"snipcheck: rewrote {changed} page(s)", file=sys.stderr)
-        remaining = [p for p in build.problems if not p.message.startswith("documented ")]
-        for problem in remaining:
-            print(problem, file=sys.stderr)
-        return 1 if remaining else 0
+        return _accept(engine, build)
     for problem in build.problems:
         print(problem, file=sys.stderr)
     if build.problems:
         print(f"snipcheck: {len(build.problems)} problem(s)", file=sys.stderr)
     return 1 if build.problems else 0
+
+
+def _accept(engine: Engine, build) -> int:
+    writes, texts, diffs = [], {}, []
+    for uri, doc in build.docs.items():
+        path = engine.docs_dir / uri
+        original = path.read_bytes()
+        raw, problem = decode_page(original, doc.path)
+        if problem is not None:
+            continue
+        bom = original.startswith(b"\xef\xbb\xbf")
+        after = accepted_text(doc, build, raw)
+        texts[uri] = after
+        if after != raw:
+            writes.append(PageWrite(path, original, (b"\xef\xbb\xbf" if bom else b"") + after.encode("utf-8")))
+            diffs.append(unified_diff(doc.path, doc.text, after.replace("\r\n", "\n").replace("\r", "\n")))
+    try:
+        write_all(writes)
+    except WriteRefused as exc:
+        print(f"snipcheck: accept: {exc}", file=sys.stderr)
+        return 2
+    for diff in diffs:
+        sys.stdout.write(diff)
+    print(f"snipcheck: rewrote {len(writes)} page(s)", file=sys.stderr)
+    remaining = engine.recheck(build, texts).problems + [p for p in build.problems if p.kind in (ProblemKind.ENCODING, ProblemKind.SANDBOX)]
+    for problem in remaining:
+        print(problem, file=sys.stderr)
+    if remaining:
+        print(f"snipcheck: accept: {len(remaining)} problem(s) remain that accept does not rewrite", file=sys.stderr)
+    return 1 if remaining else 0

@@ -1,9 +1,10 @@
-"""Reading a Markdown page: where it runs snippets, what output it documents, what prose it ties.
+"""Reading a Markdown page into regions: run blocks, output blocks, ties and figures.
 
 The syntax, all of it:
 
     ```python run="02_one_head.py"          <- the code comes from snippets/02_one_head.py; the
-    ```                                         block stays empty. Options: timeout=120, live.
+    ```                                         block stays empty. Options: timeout=SECONDS,
+                                                memory=MIB, live.
 
     ```output                               <- what the snippet prints, as the page documents it;
     [[0.401 0.198 0.401]]                       must follow a run block (blank lines between only).
@@ -11,220 +12,536 @@ The syntax, all of it:
 
     Row C gives {{ 0.248 = weights[2, 0] }}       <- a number tied to a value the nearest run block
     Row C gives {{ 0.248 = 02_one_head:weights[2, 0] }}  above computed, or to a named snippet's;
-    BLEU {{ 27.3 @ Vaswani et al. (2017), Table 2 }}     <- a number quoted from a source.
+    BLEU {{ 27.3 @ Vaswani et al. (2017), Table 2 }}     <- a number quoted from a source;
+    It grows {{ 3..5 ~ growth[2] }}-fold                 <- a live measurement within a range.
 
     ![Alt text that describes the figure](figures/02_steps/steps.svg)   <- a figure a snippet drew.
 
-Line numbers are 1-based and count from the top of the file, front matter included.
+Line numbers are 1-based and count from the top of the file, front matter included, at \\n,
+\\r\\n or \\r only, as MkDocs counts them.
+
+Where a tie may stand: in prose, in headings, lists, tables and admonition bodies. A tie in a
+fenced code block or a code span is code, shown as written and not checked. A tie anywhere it
+would not render as a number (inline or display math, an indented code block, link text or a
+link's address, an HTML tag or a raw HTML block, an admonition or tab title, the front matter)
+is refused with its file:line.
 """
 
 from __future__ import annotations
 
+import posixpath
 import re
 import shlex
 from dataclasses import dataclass, field
 
-_FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>.*?)[ \t]*$")
-_RUN = re.compile(r"""\brun=(?P<q>["']?)(?P<name>[^"'\s]+)(?P=q)""")
-_TIE = re.compile(r"\{\{\s*(?P<doc>.+?)\s+(?P<op>[=@])\s+(?P<ref>.+?)\s*\}\}")
-_CODE_SPAN = re.compile(r"(`+).+?\1")
-_INLINE_MATH = re.compile(r"(?<![\\$])\$(?!\$)[^$]+?(?<!\\)\$")
-_IMAGE = re.compile(r"!\[(?P<alt>[^\]]*)\]\((?P<src>[^)\s]+)[^)]*\)")
-_REF = re.compile(r"^(?:(?P<snippet>[\w.-]+):)?(?P<expr>[A-Za-z_]\w*(?:\[[^\]]*\])*(?:\.shape(?:\[[^\]]*\])?)?)$")
+from .numeric import MINUS, NUMBER_RE, NUMPY_PRECISION, Number, split_lines, tokenize
+from .regions import (Atom, ComputedTie, DocumentedValue, Figure, OutputBlock, QuotedTie, RangeTie, Region, RunBlock,
+                      Tie, ValueKind)
+from .results import Problem, ProblemKind
+from .values import ReferenceError_, parse_reference
 
 FIGURES_DIR = "figures"
+MAX_TIMEOUT = 24 * 3600.0
+MAX_MEMORY_MB = 1 << 20
 
-
-@dataclass
-class RunBlock:
-    line: int  # the opening fence
-    end_line: int  # the closing fence
-    indent: str
-    fence: str
-    language: str
-    snippet: str  # file name relative to the snippets folder
-    timeout: float | None = None
-    live: bool = False
-    body: str = ""
-    output: "OutputBlock | None" = None
-
-
-@dataclass
-class OutputBlock:
-    line: int
-    end_line: int
-    indent: str
-    fence: str
-    text: str
-
-    @property
-    def first_text_line(self) -> int:
-        return self.line + 1
-
-
-@dataclass
-class Tie:
-    """A number in the prose: computed (op '=') or quoted (op '@')."""
-
-    line: int
-    start: int  # column span of the whole {{ ... }} in its line
-    end: int
-    documented: str
-    op: str
-    ref: str
-    snippet: str | None = None  # resolved snippet for op '='
-    expr: str | None = None
-
-
-@dataclass
-class Figure:
-    line: int
-    alt: str
-    src: str
-
-
-@dataclass
-class Problem:
-    """Something wrong with a page, with where it is."""
-
-    path: str
-    line: int
-    message: str
-    snippet: str | None = None
-
-    def __str__(self) -> str:
-        where = f" ({self.snippet})" if self.snippet else ""
-        return f"{self.path}:{self.line}: {self.message}{where}"
+_FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>.*?)[ \t]*$")
+_RUN = re.compile(r"""(?:^|\s)run=(?P<q>["']?)(?P<name>[^"'\s]*)(?P=q)""")
+_CODE_RUN = re.compile(r"`+")
+_COMMENT = re.compile(r"<!--.*?-->")
+_IMAGE = re.compile(r"!\[(?P<alt>[^\]]*)\]\((?P<src>[^)\s]+)[^)]*\)")
+# pymdownx.arithmatex's inline patterns (smart dollars, and \( \)): text it turns into math.
+_DOLLAR_MATH = re.compile(r"(?<!\\)\$(?!\s)(?:\\.|[^\\$])+?(?<!\s)\$")
+_PAREN_MATH = re.compile(r"(?<!\\)\\\((?:\\[^)]|[^\\])+?\\\)")
+_BRACKET_MATH = re.compile(r"(?<!\\)\\\[(?:\\[^\]]|[^\\])+?\\\]")
+_HTML_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
+_OPENER = re.compile(r"^(?P<indent>[ ]*)(?P<mark>!!!|\?\?\?\+?|===\+?)[ ]")
+_LIST = re.compile(r"^(?P<indent>[ ]*)(?:[-*+]|\d{1,9}[.)])(?:[ ]+|$)")
+_FOOTNOTE = re.compile(r"^(?P<indent>[ ]*)\[\^[^\]]+\]:")
+_BLOCK_TAG = re.compile(r"^<(?P<tag>address|article|aside|blockquote|canvas|details|dialog|div|dl|fieldset|figcaption|figure|"
+                        r"footer|form|h[1-6]|header|hgroup|hr|main|menu|nav|noscript|ol|p|pre|script|section|style|summary|"
+                        r"table|tbody|td|textarea|tfoot|th|thead|tr|ul|video|iframe|math|object|svg)(?=[\s>/])(?P<attrs>[^>]*)>?",
+                        re.IGNORECASE)
+_MARKDOWN_ATTR = re.compile(r"""\bmarkdown(?:\s*=\s*["']?(?:1|block|span)["']?)?(?=[\s>/]|$)""")
+_OPERATOR = re.compile(r"\s([=@~])\s")
+_RANGE = re.compile(r"^(?P<low>\S+?)\s*\.\.\s*(?P<high>\S+)$")
 
 
 @dataclass
 class Document:
+    """A parsed page: its regions, in page order, and the problems reading it found."""
+
     path: str  # as reported in problems: relative to the project, e.g. docs/02-one-head.md
-    text: str
+    text: str  # with \n line endings
     uri: str = ""  # relative to the docs folder, as links on the page are
-    runs: list[RunBlock] = field(default_factory=list)
-    outputs: list[OutputBlock] = field(default_factory=list)
-    ties: list[Tie] = field(default_factory=list)
-    figures: list[Figure] = field(default_factory=list)
+    regions: list[Region] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def runs(self) -> list[RunBlock]:
+        return [r for r in self.regions if isinstance(r, RunBlock)]
+
+    @property
+    def outputs(self) -> list[OutputBlock]:
+        return [r for r in self.regions if isinstance(r, OutputBlock)]
+
+    @property
+    def ties(self) -> list[Tie]:
+        return [r for r in self.regions if isinstance(r, Tie)]
+
+    @property
+    def figures(self) -> list[Figure]:
+        return [r for r in self.regions if isinstance(r, Figure)]
 
     def snippets(self) -> list[str]:
         """Every snippet this page needs, run blocks first, in page order, without repeats."""
-        names = [run.snippet for run in self.runs] + [t.snippet for t in self.ties if t.snippet]
+        names = [run.snippet for run in self.runs] + [t.snippet for t in self.ties if getattr(t, "snippet", "")]
         return list(dict.fromkeys(names))
+
+    def problem(self, kind: ProblemKind, line: int, message: str, snippet: str | None = None) -> None:
+        self.problems.append(Problem(kind, self.path, line, message, snippet))
 
 
 def parse(text: str, path: str, uri: str | None = None) -> Document:
-    """Read the page's run blocks, output blocks, ties and figures; note malformed ones."""
+    """Read the page's regions; note malformed and misplaced ones."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
     doc = Document(path=path, text=text, uri=uri if uri is not None else path)
-    lines = text.splitlines()
-    last_run: RunBlock | None = None
-    since_run_closed = False  # only blank lines seen since the last run block closed
-    in_math = False  # inside a $$ ... $$ display block
-    i = 0
-    while i < len(lines):
-        match = _FENCE.match(lines[i])
-        if not match:
-            if lines[i].strip():
-                since_run_closed = False
-                if lines[i].strip().startswith("$$") and lines[i].count("$$") == 1:
-                    in_math = not in_math
-                if in_math or lines[i].strip().startswith("$$"):
-                    if "{{" in lines[i]:
-                        doc.problems.append(Problem(path, i + 1, "a tie inside math does not render: write the number in prose"))
-                else:
-                    _scan_prose(doc, lines[i], i + 1, last_run)
+    _Scanner(doc, split_lines(text)).run()
+    return doc
+
+
+def _indent_of(line: str) -> int:
+    return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip(" "))
+
+
+class _Scanner:
+    """One pass over the lines, tracking the blocks Markdown would see."""
+
+    def __init__(self, doc: Document, lines: list[str]) -> None:
+        self.doc, self.lines = doc, lines
+        self.containers: list[int] = []  # content indents of open admonitions, tabs, list items
+        self.last_run: RunBlock | None = None
+        self.since_run_closed = False
+
+    def run(self) -> None:
+        lines, i = self.lines, 0
+        i = self._front_matter()
+        prev_blank = True
+        while i < len(lines):
+            line = lines[i]
+            if not line.strip():
+                prev_blank = True
+                i += 1
+                continue
+            indent = _indent_of(line)
+            while self.containers and indent < self.containers[-1]:
+                self.containers.pop()
+            base = self.containers[-1] if self.containers else 0
+            stripped = line.strip()
+            fence = _FENCE.match(line)
+            if fence and not (prev_blank and indent >= base + 4):
+                i = self._fence(i, fence)
+                prev_blank = False
+                continue
+            if prev_blank and indent >= base + 4:
+                i = self._indented_code(i, base)
+                prev_blank = True
+                continue
+            prev_blank = False
+            self.since_run_closed = False
+            if stripped.startswith("<!--") and "-->" not in stripped[4:]:
+                i = next((j for j in range(i + 1, len(lines)) if "-->" in lines[j]), len(lines) - 1) + 1
+                continue
+            math_end = _display_math(stripped)
+            if math_end is not None:
+                i = self._math_block(i, math_end)
+                continue
+            block = _BLOCK_TAG.match(stripped)
+            if block and indent < base + 4:
+                i = self._html_block(i, block)
+                continue
+            opener = _OPENER.match(line.expandtabs(4))
+            if opener:
+                self._refuse_ties(i, "in an admonition or tab title, which is not rendered as Markdown: write it in the body")
+                self.containers.append(len(opener["indent"]) + 4)
+                i += 1
+                continue
+            listed = _LIST.match(line.expandtabs(4)) or _FOOTNOTE.match(line.expandtabs(4))
+            if listed:
+                self.containers.append(len(listed["indent"]) + 4)
+            self._prose(i)
             i += 1
-            continue
+
+    # -- blocks -------------------------------------------------------------------------------------
+    def _front_matter(self) -> int:
+        lines = self.lines
+        if lines and lines[0].strip() == "---":
+            for j in range(1, len(lines)):
+                if lines[j].strip() in ("---", "..."):
+                    for k in range(1, j):
+                        self._refuse_ties(k, "in the front matter, which is not rendered as Markdown")
+                    return j + 1
+        return 0
+
+    def _math_block(self, start: int, end_marker: str) -> int:
+        end = start
+        if end_marker:
+            end = next((j for j in range(start + 1, len(self.lines)) if end_marker in self.lines[j]), len(self.lines) - 1)
+        for j in range(start, end + 1):
+            self._refuse_ties(j, "inside display math, where it would not render: write the number in prose")
+        return end + 1
+
+    def _html_block(self, start: int, block: re.Match) -> int:
+        tag = block["tag"].lower()
+        if _MARKDOWN_ATTR.search(block["attrs"] or ""):
+            return start + 1  # md_in_html: the content is Markdown and is read as prose
+        opening = re.compile(rf"<{tag}(?=[\s>/])", re.IGNORECASE)
+        closing = re.compile(rf"</{tag}\s*>", re.IGNORECASE)
+        depth, j = 0, start
+        while j < len(self.lines):
+            depth += len(opening.findall(self.lines[j])) - len(closing.findall(self.lines[j]))
+            self._refuse_ties(j, "inside a raw HTML block, which Markdown does not render: add the markdown attribute to the tag, or move it out")
+            if depth <= 0 or (not self.lines[j].strip() and j > start):
+                break
+            j += 1
+        return j + 1
+
+    def _indented_code(self, start: int, base: int) -> int:
+        j = start
+        while j < len(self.lines) and (not self.lines[j].strip() or _indent_of(self.lines[j]) >= base + 4):
+            if self.lines[j].strip():
+                self._refuse_ties(j, "in an indented code block, where it is shown as code: "
+                                     "indent it to its block's level (4 spaces inside an admonition or list item)")
+            j += 1
+        return j
+
+    def _fence(self, i: int, match: re.Match) -> int:
+        doc, lines = self.doc, self.lines
         indent, fence, info = match["indent"], match["fence"], match["info"]
-        end = _closing_fence(lines, i, fence)
+        end = None
+        for j in range(i + 1, len(lines)):
+            stripped = lines[j].strip()
+            if stripped and set(stripped) == {fence[0]} and len(stripped) >= len(fence):
+                end = j
+                break
         if end is None:
-            doc.problems.append(Problem(path, i + 1, f"code fence {fence} is never closed"))
-            return doc
+            doc.problem(ProblemKind.SYNTAX, i + 1, f"code fence {fence} is never closed")
+            self.since_run_closed = False
+            return len(lines)
         body = "\n".join(_dedent(line, indent) for line in lines[i + 1 : end])
         words = info.split()
         language = words[0] if words else ""
         run_match = _RUN.search(info)
         if run_match:
-            run = _run_block(doc, info, run_match, i, end, indent, fence, language, body)
-            doc.runs.append(run)
-            last_run, since_run_closed = run, True
-        elif language == "output":
-            out = OutputBlock(i + 1, end + 1, indent, fence, body)
-            doc.outputs.append(out)
-            if last_run is not None and since_run_closed and last_run.output is None:
-                last_run.output = out
+            run = self._run_block(info, run_match, i, end, indent, fence, language, body)
+            if run is not None:
+                doc.regions.append(run)
+                self.last_run, self.since_run_closed = run, True
             else:
-                doc.problems.append(
-                    Problem(path, i + 1, "output block does not follow a run block (it documents no snippet)")
-                )
-            since_run_closed = False
-        else:
-            since_run_closed = False
-        i = end + 1
-    return doc
+                self.since_run_closed = False
+            return end + 1
+        if language == "output" or info.startswith("output "):
+            out = OutputBlock(i + 1, end + 1, indent, fence, body, tuple(tokenize(body)))
+            doc.regions.append(out)
+            if self.last_run is not None and self.since_run_closed and self.last_run.output is None:
+                self.last_run.output, out.run = out, self.last_run
+            else:
+                doc.problem(ProblemKind.SYNTAX, i + 1, "output block does not follow a run block (it documents no snippet)")
+        self.since_run_closed = False
+        return end + 1
+
+    def _run_block(self, info, run_match, i, end, indent, fence, language, body) -> RunBlock | None:
+        doc = self.doc
+        name = run_match["name"]
+        if not name or name.startswith("/") or "\\" in name or ".." in name.split("/") or posixpath.isabs(name):
+            doc.problem(ProblemKind.SYNTAX, i + 1, f"run={name!r} must name a file inside the snippets folder")
+            return None
+        run = RunBlock(i + 1, end + 1, indent, fence, language, posixpath.normpath(name))
+        try:
+            options = shlex.split(info[run_match.end():])
+        except ValueError as exc:
+            doc.problem(ProblemKind.SYNTAX, i + 1, f"cannot read run options: {exc}")
+            options = []
+        for option in options:
+            key, _, value = option.partition("=")
+            if key == "timeout" and value:
+                try:
+                    seconds = float(value)
+                except ValueError:
+                    seconds = float("nan")
+                if not 0 < seconds <= MAX_TIMEOUT:  # refuses nan, inf, 0 and negatives too
+                    doc.problem(ProblemKind.SYNTAX, i + 1, f"timeout must be a positive number of seconds (at most {MAX_TIMEOUT:g}), not {value!r}")
+                else:
+                    run.timeout = seconds
+            elif key == "memory" and value:
+                if not value.isdigit() or not 0 < int(value) <= MAX_MEMORY_MB:
+                    doc.problem(ProblemKind.SYNTAX, i + 1, f"memory must be a whole number of MiB between 1 and {MAX_MEMORY_MB}, not {value!r}")
+                else:
+                    run.memory_mb = int(value)
+            elif key == "live" and not value:
+                run.live = True
+            else:
+                doc.problem(ProblemKind.SYNTAX, i + 1, f"unknown run option {option!r} (known: timeout=SECONDS, memory=MIB, live)")
+        if body.strip():
+            doc.problem(ProblemKind.SYNTAX, i + 1, "a run block must be empty: its code is included from the snippet file", run.snippet)
+        return run
+
+    # -- prose --------------------------------------------------------------------------------------
+    def _refuse_ties(self, i: int, where: str) -> None:
+        line = _mask_code(self.lines[i])
+        if "{{" in line:
+            self.doc.problem(ProblemKind.PLACEMENT, i + 1, f"a tie {where}")
+
+    def _prose(self, i: int) -> None:
+        doc, line_no = self.doc, i + 1
+        line = self.lines[i]
+        visible = _COMMENT.sub(lambda m: " " * len(m.group()), _mask_code(line))
+        spans = _tie_spans(doc, visible, line_no)
+        masked = list(visible)
+        for start, end in spans:
+            masked[start:end] = "x" * (end - start)
+        masked_text = "".join(masked)
+        forbidden = _forbidden_spans(masked_text)
+        position = 0
+        for start, end in spans:
+            place = next((what for lo, hi, what in forbidden if lo <= start and end <= hi), None)
+            if place is not None:
+                doc.problem(ProblemKind.PLACEMENT, line_no, f"a tie {place}")
+                continue
+            position += 1
+            tie = _read_tie(doc, line, line_no, start, end, self.last_run)
+            if tie is not None:
+                tie.position = position
+                doc.regions.append(tie)
+        for match in _IMAGE.finditer(masked_text):
+            doc.regions.append(Figure(line_no, line_no, match["alt"].strip(), match["src"]))
 
 
-def _closing_fence(lines: list[str], start: int, fence: str) -> int | None:
-    for j in range(start + 1, len(lines)):
-        stripped = lines[j].strip()
-        if stripped and stripped[0] == fence[0] and set(stripped) == {fence[0]} and len(stripped) >= len(fence):
-            return j
+def _display_math(stripped: str) -> str | None:
+    """None if the line opens no display math; else what closes it ("" if the line closes it itself)."""
+    for opener, closer in (("$$", "$$"), ("\\[", "\\]"), ("\\begin{", "\\end{")):
+        if stripped.startswith(opener):
+            return "" if closer in stripped[len(opener):] else closer
     return None
 
 
 def _dedent(line: str, indent: str) -> str:
-    return line[len(indent) :] if line.startswith(indent) else line.lstrip()
+    return line[len(indent):] if line.startswith(indent) else line.lstrip()
 
 
-def _run_block(doc, info, run_match, i, end, indent, fence, language, body) -> RunBlock:
-    run = RunBlock(i + 1, end + 1, indent, fence, language, run_match["name"], body=body)
-    try:
-        options = shlex.split(info[run_match.end() :])
-    except ValueError as exc:
-        doc.problems.append(Problem(doc.path, i + 1, f"cannot read run options: {exc}"))
-        options = []
-    for option in options:
-        key, _, value = option.partition("=")
-        if key == "timeout" and value:
-            try:
-                run.timeout = float(value)
-            except ValueError:
-                doc.problems.append(Problem(doc.path, i + 1, f"timeout must be a number of seconds, not {value!r}"))
-        elif key == "live" and not value:
-            run.live = True
+def _mask_code(line: str) -> str:
+    """The line with code spans blanked out (ties inside `code` are text, as written)."""
+    out = list(line)
+    runs = list(_CODE_RUN.finditer(line))
+    k = 0
+    while k < len(runs):
+        opening = runs[k]
+        closing = next((r for r in runs[k + 1:] if len(r.group()) == len(opening.group())), None)
+        if closing is None:
+            k += 1
+            continue
+        out[opening.start():closing.end()] = " " * (closing.end() - opening.start())
+        k = runs.index(closing) + 1
+    return "".join(out)
+
+
+def _tie_spans(doc: Document, line: str, line_no: int) -> list[tuple[int, int]]:
+    """Where each ``{{ ... }}`` stands; malformed braces are reported and skipped."""
+    spans, pos = [], 0
+    while True:
+        start = line.find("{{", pos)
+        if start < 0:
+            break
+        if start > 0 and line[start - 1] == "{":
+            doc.problem(ProblemKind.SYNTAX, line_no, "'{{{' is not a tie: a tie is written with two braces, {{ NUMBER = NAME }}")
+            pos = line.find("}}", start) + 2 if line.find("}}", start) >= 0 else len(line)
+            continue
+        close = line.find("}}", start + 2)
+        nested = line.find("{{", start + 2)
+        if close < 0:
+            doc.problem(ProblemKind.SYNTAX, line_no, "'{{' opens no tie (no '}}' on its line): write {{ NUMBER = NAME }}, {{ NUMBER @ SOURCE }} or {{ LOW..HIGH ~ NAME }}")
+            break
+        if 0 <= nested < close:
+            doc.problem(ProblemKind.SYNTAX, line_no, "a tie cannot hold another tie ('{{' inside '{{ ... }}')")
+            end = line.find("}}", close + 2)
+            pos = (end + 2) if end >= 0 else close + 2
+            continue
+        if line[close + 2: close + 3] == "}":
+            doc.problem(ProblemKind.SYNTAX, line_no, "'}}}' closes no tie: a tie is written with two braces, {{ NUMBER = NAME }}")
+            pos = close + 3
+            continue
+        spans.append((start, close + 2))
+        pos = close + 2
+    return spans
+
+
+def _forbidden_spans(line: str) -> list[tuple[int, int, str]]:
+    """Spans of the line where a tie would not render, with what to call them."""
+    spans = [(m.start(), m.end(), "inside math, where it would not render: write the number in prose, as $d_k$ = {{ 64 = d_k }}")
+             for pattern in (_DOLLAR_MATH, _PAREN_MATH, _BRACKET_MATH) for m in pattern.finditer(line)]
+    spans += [(m.start(), m.end(), "inside an HTML tag, where it would not render") for m in _HTML_TAG.finditer(line)]
+    for close in (m.start() for m in re.finditer(r"\](?=[(\[])", line)):
+        depth, j = 0, close
+        while j >= 0:
+            depth += {"]": 1, "[": -1}.get(line[j], 0)
+            if depth == 0:
+                break
+            j -= 1
+        if j >= 0:
+            spans.append((j, close + 1, "inside link text, where it cannot link to its check: move it out of the link"))
+            end = line.find({"(": ")", "[": "]"}[line[close + 1]], close + 2)
+            if end >= 0:
+                spans.append((close + 1, end + 1, "inside a link's address"))
+    return spans
+
+
+def _read_tie(doc: Document, line: str, line_no: int, start: int, end: int, last_run: RunBlock | None) -> Tie | None:
+    inner = line[start + 2: end - 2]
+    match = _OPERATOR.search(inner)
+    if match is None:
+        if re.search(r"[=@~]", inner):
+            doc.problem(ProblemKind.SYNTAX, line_no, f"cannot read {line[start:end]!r}: put spaces around the operator, as {{{{ 0.5 = x }}}}")
         else:
-            doc.problems.append(Problem(doc.path, i + 1, f"unknown run option {option!r} (known: timeout=SECONDS, live)"))
-    if body.strip():
-        doc.problems.append(
-            Problem(doc.path, i + 1, "a run block must be empty: its code is included from the snippet file", run.snippet)
-        )
-    return run
+            doc.problem(ProblemKind.SYNTAX, line_no, f"cannot read {line[start:end]!r}: write {{{{ NUMBER = NAME }}}}, {{{{ NUMBER @ SOURCE }}}} or {{{{ LOW..HIGH ~ NAME }}}}")
+        return None
+    documented, op, ref = inner[: match.start()].strip(), match[1], inner[match.end():].strip()
+    doc_start = start + 2 + (len(inner[: match.start()]) - len(inner[: match.start()].lstrip()))
+    doc_end = doc_start + len(documented)
+    if not documented or not ref:
+        doc.problem(ProblemKind.SYNTAX, line_no, f"cannot read {line[start:end]!r}: both sides of {op!r} must be written")
+        return None
+    common = dict(line=line_no, end_line=line_no, start=start, end=end, doc_start=doc_start, doc_end=doc_end, documented=documented)
+    if op == "@":
+        value = parse_value(documented)
+        if isinstance(value, str):
+            doc.problem(ProblemKind.SYNTAX, line_no, value)
+            return None
+        return QuotedTie(**common, source=ref, value=value)
+    try:
+        reference = parse_reference(ref)
+    except ReferenceError_ as exc:
+        doc.problem(ProblemKind.SYNTAX, line_no, str(exc))
+        return None
+    snippet = reference.snippet or (last_run.snippet if last_run is not None else None)
+    if snippet is None:
+        doc.problem(ProblemKind.SYNTAX, line_no, f"{{{{ {documented} {op} {ref} }}}} has no run block above it: name the snippet as SNIPPET:{ref}")
+        return None
+    if op == "~":
+        bounds = parse_range(documented)
+        if isinstance(bounds, str):
+            doc.problem(ProblemKind.SYNTAX, line_no, bounds)
+            return None
+        return RangeTie(**common, ref=reference, snippet=snippet, low=bounds[0], high=bounds[1])
+    value = parse_value(documented)
+    if isinstance(value, str):
+        doc.problem(ProblemKind.SYNTAX, line_no, value)
+        return None
+    return ComputedTie(**common, ref=reference, snippet=snippet, value=value)
 
 
-def _scan_prose(doc: Document, line: str, line_no: int, last_run: RunBlock | None) -> None:
-    visible = _CODE_SPAN.sub(lambda m: " " * len(m.group()), line)  # ties inside `code` are text
-    for math in _INLINE_MATH.finditer(visible):
-        if "{{" in math.group():
-            doc.problems.append(Problem(doc.path, line_no, "a tie inside math does not render: write the number in prose"))
+# -- documented values --------------------------------------------------------------------------------
+
+def parse_range(text: str) -> tuple[Number, Number] | str:
+    """``LOW..HIGH`` -> the two bounds, or a message saying what is wrong."""
+    match = _RANGE.match(text.strip())
+    if not match:
+        return f"cannot read the range {text!r}: write LOW..HIGH, as {{{{ 3..5 ~ NAME }}}}"
+    bounds = []
+    for part in (match["low"], match["high"]):
+        number = NUMBER_RE.fullmatch(part)
+        if not number or part.endswith("j") or "nan" in part:
+            return f"cannot read the range {text!r}: {part!r} is not a number"
+        bounds.append(Number(part))
+    low, high = bounds
+    if low.value() > high.value():
+        return f"the range {text!r} is empty: its low end {low.text} is above its high end {high.text}"
+    return low, high
+
+
+def parse_value(text: str) -> DocumentedValue | str:
+    """A documented value -> its kind and atoms, or a message saying what to write instead."""
+    reader = _ValueReader(text)
+    try:
+        kind = reader.read()
+    except ValueError as exc:
+        return (f"cannot read the documented value {text!r} ({exc}): write a number, a list [a, b], a shape (a, b), "
+                "True or False")
+    atoms = _array_precision(text, reader.atoms)
+    return DocumentedValue(kind, text, tuple(atoms))
+
+
+class _ValueReader:
+    def __init__(self, text: str) -> None:
+        self.text, self.pos, self.atoms = text, 0, []
+
+    def read(self) -> ValueKind:
+        self._space()
+        if self.text.startswith(("True", "False"), self.pos):
+            word = "True" if self.text.startswith("True", self.pos) else "False"
+            self.atoms.append(Atom(word, self.pos, self.pos + len(word), boolean=word == "True"))
+            self.pos += len(word)
+            kind = ValueKind.BOOL
+        elif self.pos < len(self.text) and self.text[self.pos] in "[(":
+            self._sequence()
+            kind = ValueKind.SEQUENCE
+        else:
+            kind = self._scalar()
+        self._space()
+        if self.pos != len(self.text):
+            raise ValueError(f"unexpected {self.text[self.pos:]!r}")
+        return kind
+
+    def _space(self) -> None:
+        while self.pos < len(self.text) and self.text[self.pos].isspace():
+            self.pos += 1
+
+    def _scalar(self) -> ValueKind:
+        match = NUMBER_RE.match(self.text, self.pos)
+        if not match:
+            raise ValueError(f"{self.text[self.pos:self.pos + 12]!r} is not a number")
+        self.atoms.append(Atom(match.group(), match.start(), match.end(), Number(match.group())))
+        self.pos = match.end()
+        if match.group().endswith("j"):
+            return ValueKind.COMPLEX
+        glued = NUMBER_RE.match(self.text, self.pos)
+        if glued and glued.group().endswith("j") and glued.group()[0] in "+-" + MINUS:
+            self.atoms.append(Atom(glued.group(), glued.start(), glued.end(), Number(glued.group())))
+            self.pos = glued.end()
+            return ValueKind.COMPLEX
+        return ValueKind.NUMBER
+
+    def _sequence(self) -> None:
+        closing = {"[": "]", "(": ")"}[self.text[self.pos]]
+        self.pos += 1
+        self._space()
+        if self.pos < len(self.text) and self.text[self.pos] == closing:
+            self.pos += 1
             return
-    for match in _TIE.finditer(visible):
-        tie = Tie(line_no, match.start(), match.end(), match["doc"], match["op"], match["ref"])
-        if tie.op == "=":
-            ref = _REF.match(tie.ref.replace(" ", ""))
-            if not ref:
-                doc.problems.append(Problem(doc.path, line_no, f"cannot read the reference {tie.ref!r}: use NAME, NAME[i, j] or SNIPPET:NAME"))
-                continue
-            tie.expr = ref["expr"]
-            if ref["snippet"]:
-                tie.snippet = ref["snippet"] if ref["snippet"].endswith(".py") else ref["snippet"] + ".py"
-            elif last_run is not None:
-                tie.snippet = last_run.snippet
+        while True:
+            self._space()
+            if self.pos < len(self.text) and self.text[self.pos] in "[(":
+                self._sequence()
+            elif self.text.startswith(("True", "False"), self.pos):
+                raise ValueError("a list of booleans cannot be tied; tie each one")
             else:
-                doc.problems.append(Problem(doc.path, line_no, f"{{{{ {tie.documented} = {tie.ref} }}}} has no run block above it: name the snippet as SNIPPET:{tie.ref}"))
-                continue
-        doc.ties.append(tie)
-    for match in _IMAGE.finditer(visible):
-        doc.figures.append(Figure(line_no, match["alt"].strip(), match["src"]))
-    if "{{" in visible and not _TIE.search(visible):
-        doc.problems.append(Problem(doc.path, line_no, "'{{' opens no tie: write {{ NUMBER = NAME }} or {{ NUMBER @ SOURCE }}"))
+                self._scalar()
+            self._space()
+            if self.pos >= len(self.text):
+                raise ValueError(f"{closing!r} is missing")
+            char = self.text[self.pos]
+            self.pos += 1
+            if char == closing:
+                return
+            if char != ",":
+                raise ValueError(f"expected ',' or {closing!r}, found {char!r}")
+            self._space()
+            if self.pos < len(self.text) and self.text[self.pos] == closing:  # a trailing comma: (4,)
+                self.pos += 1
+                return
+
+
+def _array_precision(text: str, atoms: list[Atom]) -> list[Atom]:
+    """The trailing-dot rule for a documented list: ``1.`` takes the most decimals of its list."""
+    numbers = [a.number for a in atoms if a.number is not None and not a.number.trailing_dot and "." in a.number.mantissa]
+    places = max((n.mantissa_decimals() for n in numbers), default=NUMPY_PRECISION) if text.lstrip().startswith("[") else NUMPY_PRECISION
+    return [Atom(a.text, a.start, a.end, Number(a.number.text, places), a.boolean)
+            if a.number is not None and a.number.trailing_dot else a for a in atoms]

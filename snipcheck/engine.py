@@ -1,4 +1,5 @@
-"""The whole check over a set of pages: parse them, run what they need, compare, render.
+"""The whole check over a set of pages: read them into regions, run what they need, check each
+region once, and keep the outcomes for rendering, accepting and the verification page.
 
 Nothing here knows about MkDocs; the plugin and the command line are thin layers over ``Engine``.
 """
@@ -11,33 +12,39 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .check import Check, Citation, check_document
-from .document import FIGURES_DIR, Document, Problem, parse
-from .render import render, verification_page
-from .runner import Runner, SnippetResult, Stats
+from .cache import sha256
+from .document import FIGURES_DIR, Document, parse
+from .regions import Check, Citation, Context, Outcome, Region
+from .results import Problem, ProblemKind, SnippetResult
+from .runner import Request, Runner, Stats
 
+MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdown", ".mkdn", ".mkd")  # as MkDocs reads them
 _TITLE = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.MULTILINE)
 
 
 @dataclass
 class Build:
-    """The outcome of one check of the site."""
+    """The outcome of one check of the site: every page's regions and what checking each found."""
 
     docs: dict[str, Document]  # src_uri (relative to the docs folder) -> parsed page
     results: dict[str, SnippetResult]
     stats: Stats
     sources: dict[str, str]
     docs_prefix: str
+    outcomes: dict[int, Outcome] = field(default_factory=dict)  # id(region) -> its outcome
     problems: list[Problem] = field(default_factory=list)
     checks: list[Check] = field(default_factory=list)
     citations: list[Citation] = field(default_factory=list)
     page_problems: dict[str, list[Problem]] = field(default_factory=dict)
+    serving: bool = False
+
+    def outcome(self, region: Region) -> Outcome:
+        return self.outcomes.get(id(region), Outcome())
 
     def rendered(self, src_uri: str) -> str:
-        doc = self.docs[src_uri]
-        checks = [c for c in self.checks if c.path == doc.path]
-        citations = [c for c in self.citations if c.path == doc.path]
-        return render(doc, src_uri, self.sources, self.results, checks, citations, self.page_problems.get(src_uri, []))
+        from .render import render
+
+        return render(self, src_uri)
 
     def figures(self) -> dict[str, bytes]:
         """Site path (relative to the docs folder) -> bytes of every figure the snippets drew."""
@@ -48,79 +55,215 @@ class Build:
         }
 
     def verification(self, titles: dict[str, str] | None = None) -> str:
-        titles = titles or {uri: _page_title(doc.text, uri) for uri, doc in self.docs.items()}
-        return verification_page(self.checks, self.citations, titles, self.docs_prefix)
+        from .ledger import verification_page
+
+        titles = titles or {uri: page_title(doc) for uri, doc in self.docs.items()}
+        return verification_page(self, titles)
 
     def report(self) -> str:
         """All problems, one per entry, each starting with file:line."""
         return "\n".join(str(p) for p in self.problems)
 
 
-def _page_title(text: str, uri: str) -> str:
-    match = _TITLE.search(text)
-    return match.group(1) if match else uri
+def page_title(doc: Document) -> str:
+    """The page's first-level heading as a reader sees it (ties shown as their numbers)."""
+    from .render import plain_title
+
+    return plain_title(doc)
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "page"
 
 
 class Engine:
     def __init__(self, root: str | Path, docs_dir: str = "docs", snippets_dir: str = "snippets",
                  cache_dir: str = ".cache/snipcheck", *, refresh: bool | None = None,
-                 check_determinism: bool = True, jobs: int | None = None) -> None:
+                 check_determinism: bool = True, jobs: int | None = None, mode: str = "build",
+                 serve_wait: float = 5.0, warn=None) -> None:
         self.root = Path(root).resolve()
         self.docs_dir = (self.root / docs_dir).resolve()
         self.snippets_dir = (self.root / snippets_dir).resolve()
         if refresh is None:
             refresh = os.environ.get("SNIPCHECK_REFRESH", "") not in ("", "0")
+        self.mode = mode
         self.runner = Runner(self.root, self.snippets_dir, self.root / cache_dir, refresh=refresh,
-                             check_determinism=check_determinism, jobs=jobs)
+                             check_determinism=check_determinism, jobs=jobs, mode=mode, serve_wait=serve_wait, warn=warn)
 
     def _rel(self, path: Path) -> str:
-        return path.resolve().relative_to(self.root).as_posix()
+        try:
+            return path.resolve().relative_to(self.root).as_posix()
+        except ValueError:
+            return path.as_posix()
 
-    def read_pages(self) -> dict[str, str]:
-        """src_uri -> text for every Markdown page in the docs folder."""
-        return {p.relative_to(self.docs_dir).as_posix(): p.read_text(encoding="utf-8")
-                for p in sorted(self.docs_dir.rglob("*.md"))}
+    def read_pages(self) -> tuple[dict[str, str], list[Problem]]:
+        """src_uri -> text of every Markdown page in the docs folder, and the pages that could
+        not be read (not UTF-8, say)."""
+        pages, problems = {}, []
+        if not self.docs_dir.is_dir():
+            return pages, problems
+        for path in sorted(self.docs_dir.rglob("*")):
+            if path.suffix.lower() not in MARKDOWN_SUFFIXES or not path.is_file():
+                continue
+            text, problem = decode_page(path.read_bytes(), self._rel(path))
+            if problem is not None:
+                problems.append(problem)
+            else:
+                pages[path.relative_to(self.docs_dir).as_posix()] = text
+        return pages, problems
 
-    def build(self, pages: dict[str, str] | None = None) -> Build:
+    def build(self, pages: dict[str, str] | None = None, *, read_problems: list[Problem] | None = None) -> Build:
         """Check ``pages`` (src_uri -> Markdown; default: every page in the docs folder)."""
-        pages = self.read_pages() if pages is None else pages
+        problems: list[Problem] = list(read_problems or [])
+        if pages is None:
+            pages, unreadable = self.read_pages()
+            problems += unreadable
+            if not pages and not unreadable:
+                problems.append(self._no_pages())
+        docs = self.parse(pages)
+        before = self._protected() if self.mode != "serve" else {}
+        results, stats = self.runner.run_all(self.requests(docs))
+        out = self.check(docs, results, stats, problems)
+        if before:
+            out.problems += self._sandbox(before, stats)
+        return out
+
+    def parse(self, pages: dict[str, str]) -> dict[str, Document]:
         prefix = self._rel(self.docs_dir)
-        docs = {uri: parse(text, posixpath.join(prefix, uri), uri) for uri, text in pages.items()}
-        requests: dict[str, tuple[float | None, bool]] = {}
+        return {uri: parse(text, posixpath.join(prefix, uri), uri) for uri, text in sorted(pages.items())}
+
+    def requests(self, docs: dict[str, Document]) -> dict[str, Request]:
+        requests: dict[str, Request] = {}
         for doc in docs.values():
             for run in doc.runs:
-                timeout, live = requests.get(run.snippet, (None, False))
-                if run.timeout is not None:
-                    timeout = max(timeout or 0, run.timeout)
-                requests[run.snippet] = (timeout, live or run.live)
+                old = requests.get(run.snippet, Request())
+                requests[run.snippet] = Request(
+                    max(filter(None, (old.timeout, run.timeout)), default=None), old.live or run.live,
+                    max(filter(None, (old.memory_mb, run.memory_mb)), default=None))
             for tie in doc.ties:
-                if tie.snippet:
-                    requests.setdefault(tie.snippet, (None, False))
-        results, stats = self.runner.run_all(requests)
-        sources = {name: (self.snippets_dir / name).read_text(encoding="utf-8")
-                   for name in results if (self.snippets_dir / name).is_file()}
-        out = Build(docs, results, stats, sources, prefix)
+                name = getattr(tie, "snippet", "")
+                if name:
+                    requests.setdefault(name, Request())
+        return requests
+
+    def check(self, docs: dict[str, Document], results: dict[str, SnippetResult], stats: Stats | None = None,
+              problems: list[Problem] | None = None) -> Build:
+        """Check every region of ``docs`` against ``results`` (no snippet runs here)."""
+        sources = {}
+        for name in results:
+            try:
+                sources[name] = (self.snippets_dir / name).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                pass
+        out = Build(docs, results, stats or Stats(), sources, self._rel(self.docs_dir), serving=self.mode == "serve")
+        out.problems += problems or []
+        live = {run.snippet for doc in docs.values() for run in doc.runs if run.live}
+        shown = {run.snippet for doc in docs.values() for run in doc.runs}
+        drawn = {f"{FIGURES_DIR}/{name.rsplit('.', 1)[0]}/{fig}" for name, r in results.items() for fig in r.figures}
+        failed = tuple(f"{FIGURES_DIR}/{name.rsplit('.', 1)[0]}/" for name, r in results.items() if r.error is not None or r.pending)
         for uri, doc in docs.items():
-            problems, checks, citations = check_document(doc, results)
-            out.page_problems[uri] = problems
-            out.problems += problems
-            out.checks += checks
-            out.citations += citations
+            ctx = Context(doc.path, results, live, shown, uri, drawn, failed)
+            page_problems = list(doc.problems)
+            for region in doc.regions:
+                outcome = region.check(ctx)
+                out.outcomes[id(region)] = outcome
+                page_problems += outcome.problems
+                out.checks += outcome.checks
+                out.citations += outcome.citations
+            page_problems.sort(key=lambda p: p.line)
+            out.page_problems[uri] = page_problems
+            out.problems += page_problems
         out.problems += self._unused(docs, results)
+        _assign_anchors(out)
         return out
+
+    def recheck(self, build: Build, pages: dict[str, str]) -> Build:
+        """``pages`` checked against the results of an earlier build (nothing runs)."""
+        docs = self.parse(pages)
+        missing = {name for doc in docs.values() for name in doc.snippets()} - set(build.results)
+        results = dict(build.results)
+        if missing:
+            more, _ = self.runner.run_all({name: Request() for name in missing})
+            results.update(more)
+        return self.check(docs, results, build.stats)
+
+    def _no_pages(self) -> Problem:
+        where = self._rel(self.docs_dir)
+        if not self.docs_dir.is_dir():
+            return Problem(ProblemKind.PROJECT, where, 1, f"there is no docs folder at {self.docs_dir}: "
+                                                          "run from the project folder, or pass --root")
+        return Problem(ProblemKind.PROJECT, where, 1, f"no Markdown page in {self.docs_dir} ({', '.join(MARKDOWN_SUFFIXES)})")
 
     def _unused(self, docs: dict[str, Document], results: dict[str, SnippetResult]) -> list[Problem]:
         """Snippets no page runs and figures no page shows: both are work the reader never sees."""
         problems = []
         snippets_rel = self._rel(self.snippets_dir)
-        for file in sorted(self.snippets_dir.glob("*.py")):
-            if not file.name.startswith("_") and file.name not in results:
-                problems.append(Problem(f"{snippets_rel}/{file.name}", 1, "no page runs this snippet"))
+        run = {run.snippet for doc in docs.values() for run in doc.runs}
+        if self.snippets_dir.is_dir():
+            for file in sorted(self.snippets_dir.glob("*.py")):
+                if not file.name.startswith("_") and file.name not in run and file.name not in results:
+                    problems.append(Problem(ProblemKind.UNUSED, f"{snippets_rel}/{file.name}", 1, "no page runs this snippet"))
         shown = {posixpath.normpath(posixpath.join(posixpath.dirname(uri), fig.src))
                  for uri, doc in docs.items() for fig in doc.figures}
         for name, result in sorted(results.items()):
             for fig in result.figures:
                 site_path = f"{FIGURES_DIR}/{name.rsplit('.', 1)[0]}/{fig}"
                 if site_path not in shown:
-                    problems.append(Problem(f"{snippets_rel}/{name}", 1, f"draws {fig}, but no page shows {site_path}"))
+                    problems.append(Problem(ProblemKind.FIGURE, f"{snippets_rel}/{name}", 1, f"draws {fig}, but no page shows {site_path}"))
         return problems
+
+    # -- what a snippet must not change -------------------------------------------------------------
+    def _protected(self) -> dict[str, str]:
+        """Hashes of every file the build reads besides the project's modules: pages, snippets."""
+        found = {}
+        for folder in (self.docs_dir, self.snippets_dir):
+            if not folder.is_dir():
+                continue
+            for path in folder.rglob("*"):
+                try:
+                    if path.is_file():
+                        found[self._rel(path)] = sha256(path.read_bytes())
+                except OSError:
+                    continue
+        return found
+
+    def _sandbox(self, before: dict[str, str], stats: Stats) -> list[Problem]:
+        if not stats.ran:
+            return []
+        after = self._protected()
+        changed = sorted(set(before) ^ set(after) | {p for p in before if p in after and before[p] != after[p]})
+        ran = ", ".join(f"snippets/{name}" for name in sorted(stats.ran))
+        return [Problem(ProblemKind.SANDBOX, path, 1,
+                        f"changed while the snippets ran ({ran}): a snippet may write only inside its working folder; "
+                        "if you edited it yourself meanwhile, run the check again") for path in changed]
+
+
+def decode_page(data: bytes, path: str) -> tuple[str, Problem | None]:
+    """A page's bytes as text (UTF-8, an optional BOM), or a problem naming the file and line."""
+    try:
+        return data.decode("utf-8-sig"), None
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].replace(b"\r\n", b"\n").replace(b"\r", b"\n").count(b"\n") + 1
+        return "", Problem(ProblemKind.ENCODING, path, line,
+                           f"the page is not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}): save it as UTF-8")
+
+
+def _assign_anchors(build: Build) -> None:
+    """Every checked and every quoted value gets a unique anchor from its page, line and position
+    in the line (so an edit elsewhere on the page moves only the anchors below it)."""
+    slugs: dict[str, str] = {}
+    used: set[str] = set()
+    for path in sorted({c.path for c in build.checks} | {c.path for c in build.citations}):
+        stem = _slug(path.rsplit(".", 1)[0].split("/", 1)[-1] if "/" in path else path.rsplit(".", 1)[0])
+        slug, n = stem, 2
+        while slug in slugs.values():
+            slug, n = f"{stem}-{n}", n + 1
+        slugs[path] = slug
+    for prefix, rows in (("check", build.checks), ("cited", build.citations)):
+        for row in rows:
+            anchor = f"{prefix}-{slugs[row.path]}-{row.line}-{row.position}"
+            n = 2
+            while anchor in used:
+                anchor, n = f"{prefix}-{slugs[row.path]}-{row.line}-{row.position}-{n}", n + 1
+            used.add(anchor)
+            row.anchor = anchor

@@ -5,7 +5,14 @@
   ``mkdocs build`` right there, strict or not, before a page is rendered or a file written, so a
   failing build never leaves a site that looks good. Under ``mkdocs serve`` the problems are
   logged and shown at the top of each affected page instead, and serving goes on;
-- ``on_page_markdown`` swaps each page for its rendered form (code included, ties rendered).
+- ``on_page_markdown`` swaps each page for its rendered form (code included, ties rendered);
+- ``on_page_content`` makes sure every tie came out of Markdown as a number linked to its check
+  (a tie the parser let through into code, math or raw HTML fails here, with its file:line).
+
+Under ``mkdocs serve`` the plugin object (and so the engine) lives across rebuilds: a live
+snippet measured earlier in the session is reused while its inputs are unchanged, and a snippet
+still running after ``serve_wait`` seconds goes on in the background; the page says so, and the
+site rebuilds when it finishes, so the server never waits on a slow or looping snippet.
 """
 
 from __future__ import annotations
@@ -21,9 +28,9 @@ from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.utils.meta import get_data
 
-from .engine import Build, Engine, _page_title
+from .engine import Build, Engine, decode_page, page_title
 from .notebook import notebook_for
-from .render import VERIFICATION_PAGE
+from .render import VERIFICATION_PAGE, unrendered_ties
 
 log = get_plugin_logger(__name__)
 
@@ -45,6 +52,7 @@ class SnipcheckConfig(Config):
     cache_dir = config_options.Type(str, default=".cache/snipcheck")
     check_determinism = config_options.Type(bool, default=True)
     notebooks_dir = config_options.Type(str, default="notebooks")  # site folder; empty: no notebooks
+    serve_wait = config_options.Type((int, float), default=5.0)  # serve: seconds to wait for a run
 
 
 class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
@@ -53,6 +61,7 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
         self.build: Build | None = None
         self.engine: Engine | None = None
         self.notebooks: dict[str, str] = {}  # page src_uri -> its notebook's src_uri
+        self.trigger: Path | None = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
@@ -60,16 +69,41 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
     def on_config(self, config):
         root = Path(config.config_file_path).resolve().parent
         docs = Path(config.docs_dir).resolve().relative_to(root).as_posix()
-        self.engine = Engine(root, docs, self.config.snippets_dir, self.config.cache_dir,
-                             check_determinism=self.config.check_determinism)
+        if self.engine is None or self.engine.root != root:  # kept across serve rebuilds: live results, background runs
+            self.engine = Engine(root, docs, self.config.snippets_dir, self.config.cache_dir,
+                                 check_determinism=self.config.check_determinism,
+                                 mode="serve" if self.serving else "build", serve_wait=self.config.serve_wait,
+                                 warn=lambda message: log.warning(message))
         return config
+
+    def on_serve(self, server, *, config, builder):
+        """A snippet that finishes in the background touches a watched file: the site rebuilds."""
+        self.trigger = self.engine.root / self.config.cache_dir / "serve-trigger"
+        self.trigger.parent.mkdir(parents=True, exist_ok=True)
+        self.trigger.touch()
+        self.engine.runner.on_background_done = lambda name: self.trigger.touch()
+        server.watch(str(self.trigger), recursive=False)
+        return server
+
+    def on_shutdown(self) -> None:
+        if self.engine is not None:
+            self.engine.runner.stop()
 
     @event_priority(100)  # before mkdocs-jupyter and search see the files
     def on_files(self, files: Files, *, config) -> Files:
-        pages = {f.src_uri: f.content_string for f in files.documentation_pages() if f.src_uri != VERIFICATION_PAGE}
-        self.build = build = self.engine.build(pages)
+        pages, unreadable = {}, []
+        for f in files.documentation_pages():
+            if f.src_uri == VERIFICATION_PAGE:
+                continue
+            text, problem = decode_page(f.content_bytes, posixpath.join(self.engine._rel(self.engine.docs_dir), f.src_uri))
+            if problem is not None:
+                unreadable.append(problem)
+            else:
+                pages[f.src_uri] = text
+        self.build = build = self.engine.build(pages, read_problems=unreadable)
         log.info(f"{len(build.stats.ran)} snippets run, {len(build.stats.cached)} from cache; "
-                 f"{len(build.checks)} numbers checked, {len(build.citations)} quoted, {len(build.problems)} problems")
+                 f"{len(build.checks)} numbers checked, {len(build.citations)} quoted, {len(build.problems)} problems"
+                 + (f"; {len(build.stats.pending)} still running" if build.stats.pending else ""))
         for src_uri, data in build.figures().items():
             files.append(File.generated(config, src_uri, content=data))
         if files.get_file_from_path(VERIFICATION_PAGE) is None:
@@ -84,7 +118,10 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
         return files
 
     def _add_notebooks(self, files: Files, config, build: Build) -> None:
-        """One notebook per page that runs snippets, for mkdocs-jupyter to execute and render."""
+        """One notebook per page that runs snippets, for mkdocs-jupyter to execute and render.
+
+        A page whose snippets failed or are still running gets none: executing it would fail or
+        hang the build (under ``mkdocs serve``, the server with it)."""
         # A real file under a source folder of its own: mkdocs-jupyter reads notebooks by path.
         src_dir = self.engine.root / self.config.cache_dir / "site"
         folder = src_dir / self.config.notebooks_dir
@@ -94,12 +131,14 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
             page_file = files.get_file_from_path(uri)
             if not doc.runs or page_file is None:
                 continue
+            if any(r is None or r.error is not None or r.pending for r in (build.results.get(run.snippet) for run in doc.runs)):
+                continue
             stem = uri.rsplit(".", 1)[0].replace("/", "-")
             nb_file = File(f"{self.config.notebooks_dir}/{stem}.ipynb", str(src_dir), config.site_dir, config.use_directory_urls)
             base = nb_file.url.rstrip("/") if nb_file.url.endswith("/") else posixpath.dirname(nb_file.url)
             link = posixpath.relpath(page_file.url or ".", base or ".") + ("/" if page_file.url.endswith("/") else "")
-            text = notebook_for(doc, _page_title(doc.text, uri), link, build.sources, build.results,
-                                file_name=f"{stem}.ipynb")
+            text = notebook_for(doc, page_title(doc), link, build.sources, build.results,
+                                file_name=f"{stem}.ipynb", environment=self.engine.runner.fingerprint)
             path = folder / f"{stem}.ipynb"
             if not path.exists() or path.read_text(encoding="utf-8") != text:
                 path.write_text(text, encoding="utf-8")
@@ -109,6 +148,14 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
     def on_page_content(self, html: str, *, page, config, files) -> str:
         if page.file.src_uri in self.notebooks.values():
             page.meta["search"] = {"exclude": True}  # the same code is on the section page
+        if self.build is not None and page.file.src_uri in self.build.docs:
+            missing = unrendered_ties(self.build, page.file.src_uri, html)
+            if missing:
+                report = "\n".join(str(p) for p in missing)
+                if not self.serving:
+                    raise PluginError(f"snipcheck: {len(missing)} tie(s) did not render as a number:\n{report}")
+                for problem in missing:
+                    _serve_logger().error(str(problem))
         return html
 
     def on_page_markdown(self, markdown: str, *, page, config, files) -> str:

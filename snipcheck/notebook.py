@@ -1,7 +1,8 @@
 """A page's snippets as a Jupyter notebook: the same files, in page order, no second copy.
 
 The notebook's metadata carries a fingerprint of every input of every snippet in it (their
-sources and the project modules they imported). A tool that caches on the notebook's bytes, as
+sources, the project files they read, and the environment: interpreter, installed packages,
+the runner). A tool that caches on the notebook's bytes, as
 mkdocs-jupyter does, therefore re-executes it exactly when one of those inputs changed.
 """
 
@@ -11,7 +12,7 @@ import hashlib
 import json
 
 from .document import Document
-from .runner import SnippetResult
+from .results import SnippetResult
 
 
 def _lines(text: str) -> list[str]:
@@ -29,8 +30,8 @@ def _code(text: str) -> dict:
     return {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": _lines(text)}
 
 
-def fingerprint(names: list[str], sources: dict[str, str], results: dict[str, SnippetResult]) -> str:
-    digest = hashlib.sha256()
+def fingerprint(names: list[str], sources: dict[str, str], results: dict[str, SnippetResult], environment: str = "") -> str:
+    digest = hashlib.sha256(environment.encode() + b"\0")
     for name in names:
         digest.update(name.encode() + b"\0" + sources.get(name, "").encode() + b"\0")
         imported = results[name].imported if name in results else {}
@@ -40,7 +41,7 @@ def fingerprint(names: list[str], sources: dict[str, str], results: dict[str, Sn
 
 
 def notebook_for(doc: Document, title: str, page_link: str, sources: dict[str, str],
-                 results: dict[str, SnippetResult], file_name: str = "") -> str | None:
+                 results: dict[str, SnippetResult], file_name: str = "", environment: str = "") -> str | None:
     """The notebook JSON for a page's run blocks, or None if the page runs no snippet."""
     names = list(dict.fromkeys(run.snippet for run in doc.runs))
     if not names:
@@ -61,7 +62,7 @@ def notebook_for(doc: Document, title: str, page_link: str, sources: dict[str, s
         "metadata": {
             "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
             "language_info": {"name": "python"},
-            "snipcheck": {"page": doc.path, "inputs": fingerprint(names, sources, results)},
+            "snipcheck": {"page": doc.path, "inputs": fingerprint(names, sources, results, environment)},
         },
         "nbformat": 4,
         "nbformat_minor": 4,

@@ -1,76 +1,157 @@
-"""Turning a checked page into the Markdown the site renders, and writing the verification page."""
+"""Turning a checked page into the Markdown the site renders, from its regions and their outcomes.
+
+- a run block becomes the snippet's code (and, for a ``live`` run, the output this build measured);
+- an output block becomes a checked-output block the verification page links back to;
+- a computed tie becomes its documented number, linked to its row on the verification page;
+- a range tie becomes ``3–5 (this build: 4.1)``, the measured part marked ``live-number``;
+- a quoted tie becomes its number, linked to the list of quoted numbers.
+Problems (and, under ``mkdocs serve``, snippets still running) are listed at the top of the page.
+"""
 
 from __future__ import annotations
 
-import html
 import posixpath
-from collections import defaultdict
+import re
 
-from .check import Check, Citation
-from .document import Document, Problem
-from .runner import SnippetResult
+from .regions import ComputedTie, OutputBlock, QuotedTie, RangeTie, RunBlock
 
 VERIFICATION_PAGE = "verification.md"
+_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+
+
+_MARKDOWN_SPECIAL = {c: f"&#{ord(c)};" for c in "\\`*_{}[]|$<>&"}
+
+
+def md_text(text: str) -> str:
+    """Text that Markdown (with arithmatex, tables and attr_list) shows exactly as written."""
+    return "".join(_MARKDOWN_SPECIAL.get(c, c) for c in " ".join(text.split()))
+
+
+def tie_id(line: int, position: int) -> str:
+    return f"tie-{line}-{position}"
+
+
+def output_id(line: int) -> str:
+    return f"output-{line}"
 
 
 def _fence_for(text: str, fence: str) -> str:
-    longest = max((len(run) for run in text.split() if set(run) == {fence[0]}), default=0)
+    longest = max((len(m.group()) for m in re.finditer(r"`+|~+", text) if m.group()[0] == fence[0]), default=0)
     return fence[0] * max(len(fence), longest + 1, 3)
 
 
 def _block(indent: str, fence: str, info: str, body: str) -> list[str]:
     fence = _fence_for(body, fence)
     lines = [f"{indent}{fence}{info}"]
-    lines += [f"{indent}{line}" if line else "" for line in body.rstrip("\n").splitlines()]
+    lines += [f"{indent}{line}" if line else "" for line in body.rstrip("\n").split("\n")] if body.strip() else []
     lines.append(f"{indent}{fence}")
     return lines
 
 
 def _title(text: str) -> str:
-    return text.replace('"', "'")
+    """Text for a link's title attribute: no quote that ends it, no pipe that splits a table."""
+    text = " ".join(text.split())
+    if len(text) > 240:
+        text = text[:237] + "..."
+    return text.replace("\\", "\\\\").replace('"', "'").replace("|", "\\|")
 
 
-def render(doc: Document, src_uri: str, snippet_sources: dict[str, str], results: dict[str, SnippetResult],
-           checks: list[Check], citations: list[Citation], problems: list[Problem]) -> str:
+def _shown(tie) -> str:
+    if isinstance(tie, RangeTie):
+        return tie.shown_range
+    return tie.documented
+
+
+def plain_title(doc) -> str:
+    """The first ``# heading`` with its ties shown as their numbers and links as their text."""
+    lines = doc.text.split("\n")
+    for number, line in enumerate(lines, start=1):
+        if re.match(r"^#\s+", line):
+            for tie in sorted((t for t in doc.ties if t.line == number), key=lambda t: -t.start):
+                line = line[: tie.start] + _shown(tie) + line[tie.end:]
+            text = re.sub(r"^#\s+|\s*#*\s*$", "", line)
+            return _LINK.sub(r"\1", text).replace("`", "")
+    return doc.uri
+
+
+def render(build, src_uri: str) -> str:
     """The page as the site shows it: snippet code included, ties rendered, problems flagged."""
-    lines = doc.text.splitlines()
+    doc = build.docs[src_uri]
+    lines = doc.text.split("\n")
     verification = posixpath.relpath(VERIFICATION_PAGE, posixpath.dirname(src_uri) or ".")
-    by_line = {(c.line, c.documented): c for c in checks if c.what != "output"}
-    cited = {(c.line, c.documented): c for c in citations}
     for tie in sorted(doc.ties, key=lambda t: (t.line, -t.start)):
+        outcome = build.outcome(tie)
         line = lines[tie.line - 1]
-        if tie.op == "=" and (tie.line, tie.documented) in by_line:
-            check = by_line[(tie.line, tie.documented)]
-            title = _title(f"Computed at build: {check.what} = {check.computed} (snippets/{check.snippet})")
-            new = f'[{tie.documented}]({verification}#{check.anchor} "{title}"){{ .checked-number }}'
-        elif tie.op == "@" and (tie.line, tie.documented) in cited:
-            title = _title(f"Quoted from {tie.ref}")
-            new = f'[{tie.documented}]({verification}#{cited[(tie.line, tie.documented)].anchor} "{title}"){{ .cited-number }}'
-        else:
-            new = tie.documented
-        lines[tie.line - 1] = line[: tie.start] + new + line[tie.end :]
-    blocks = [(run.line, run.end_line, run) for run in doc.runs] + [(o.line, o.end_line, o) for o in doc.outputs]
-    for start, end, block in sorted(blocks, key=lambda b: -b[0]):
-        lines[start - 1 : end] = _render_block(block, snippet_sources, results)
-    if problems:
-        header = ['!!! failure "This page does not build: the checks below failed"', ""]
-        header += [f"    - `{html.escape(str(p))}`" if "\n" not in p.message else f"    - `{html.escape(p.path)}:{p.line}`: {html.escape(p.message.splitlines()[0])} (traceback in the build log)" for p in problems]
-        header.append("")
+        lines[tie.line - 1] = line[: tie.start] + _render_tie(tie, outcome, verification, build) + line[tie.end:]
+    blocks = [r for r in doc.regions if isinstance(r, (RunBlock, OutputBlock))]
+    for block in sorted(blocks, key=lambda b: -b.line):
+        lines[block.line - 1 : block.end_line] = _render_block(block, build)
+    header = _header(build, src_uri)
+    if header:
         at = _after_front_matter(lines)
         lines[at:at] = header
     return "\n".join(lines) + "\n"
 
 
-def _render_block(block, snippet_sources: dict[str, str], results: dict[str, SnippetResult]) -> list[str]:
-    if hasattr(block, "snippet"):  # a run block
-        code = snippet_sources.get(block.snippet, f"# snippets/{block.snippet} is missing\n")
+def _render_tie(tie, outcome, verification: str, build) -> str:
+    attrs = f"#{tie_id(tie.line, tie.position)}"
+    if isinstance(tie, QuotedTie):
+        if not outcome.citations:
+            return tie.documented
+        cite = outcome.citations[0]
+        return f'[{tie.documented}]({verification}#{cite.anchor} "{_title("Quoted from " + tie.source)}"){{ {attrs} .cited-number }}'
+    check = outcome.checks[0] if outcome.checks else None
+    if isinstance(tie, RangeTie):
+        result = build.results.get(tie.snippet)
+        if check is None:
+            note = " (this build: still running)" if result is not None and result.pending else ""
+            return tie.shown_range + (f' <span class="live-number">{note.strip()}</span>' if note else "")
+        title = _title(f"Measured by this build: {check.what} = {check.computed}, checked to lie in "
+                       f"[{tie.low.text}, {tie.high.text}] (snippets/{check.snippet})")
+        return (f'[{tie.shown_range}]({verification}#{check.anchor} "{title}"){{ {attrs} .checked-number .range-number }} '
+                f'<span class="live-number">(this build: {md_text(check.computed)})</span>')
+    if isinstance(tie, ComputedTie) and check is not None:
+        title = _title(f"Computed at build: {check.what} = {check.computed} (snippets/{check.snippet})")
+        return f'[{tie.documented}]({verification}#{check.anchor} "{title}"){{ {attrs} .checked-number }}'
+    return tie.documented
+
+
+def _render_block(block, build) -> list[str]:
+    if isinstance(block, RunBlock):
+        code = build.sources.get(block.snippet, f"# snippets/{block.snippet} is missing\n")
         out = _block(block.indent, block.fence, f'{block.language} title="snippets/{block.snippet}"', code)
-        result = results.get(block.snippet)
-        if block.live and result is not None and result.error is None and result.stdout.strip():
-            out.append("")
-            out += _block(block.indent, block.fence, ' { .text .live-output title="Output measured at build time (not checked: timings vary from run to run)" }', result.stdout)
+        result = build.results.get(block.snippet)
+        if block.live and result is not None:
+            if result.pending:
+                out += ["", f"{block.indent}!!! info \"Still running\"", f"{block.indent}    snippets/{block.snippet} is running; "
+                        "this page reloads with its output when it finishes."]
+            elif result.error is None and result.stdout.strip():
+                out.append("")
+                out += _block(block.indent, block.fence, ' { .text .live-output title="Output measured by this build (not compared: timings vary from run to run)" }',
+                              result.stdout)
         return out
-    return _block(block.indent, block.fence, ' { .text .checked-output title="Output (checked against this build\'s run)" }', block.text)
+    return _block(block.indent, block.fence,
+                  f' {{ #{output_id(block.line)} .text .checked-output title="Output (checked against this build\'s run)" }}', block.text)
+
+
+def _header(build, src_uri: str) -> list[str]:
+    problems = build.page_problems.get(src_uri, [])
+    doc = build.docs[src_uri]
+    pending = sorted({name for name in doc.snippets() if getattr(build.results.get(name), "pending", False)})
+    header = []
+    if problems:
+        header += ['!!! failure "This page does not build: the checks below failed"', ""]
+        for p in problems:
+            first, *rest = p.message.split("\n")
+            detail = " (details in the build log)" if rest else ""
+            header.append(f"    - <code>{md_text(p.path)}:{p.line}</code>: {md_text(first)}{detail}"
+                          + (f" ({md_text(p.snippet)})" if p.snippet else ""))
+        header.append("")
+    if pending:
+        header += ['!!! info "Snippets still running"', "",
+                   "    " + ", ".join(f"<code>snippets/{md_text(n)}</code>" for n in pending)
+                   + ": their numbers are checked, and this page reloads, when they finish.", ""]
+    return header
 
 
 def _after_front_matter(lines: list[str]) -> int:
@@ -81,45 +162,17 @@ def _after_front_matter(lines: list[str]) -> int:
     return 0
 
 
-def verification_page(checks: list[Check], citations: list[Citation], titles: dict[str, str], docs_prefix: str) -> str:
-    """Every checked number and every quoted number on the site, page by page."""
-    by_page: dict[str, list[Check]] = defaultdict(list)
-    for check in checks:
-        by_page[check.path].append(check)
-    snippets = {c.snippet for c in checks}
-    out = [
-        "# Verification",
-        "",
-        "Every number on this site is either **computed** by a snippet when the site is built, and",
-        "checked against the value the page states, or **quoted** from a source and marked as such.",
-        "This page is written by the build itself. A documented value passes when the computed value",
-        "lies within the precision it is written at: `0.248` accepts anything in [0.2475, 0.2485], an",
-        "integer only itself. A single drift fails the build.",
-        "",
-        f"- **{len(checks)}** numbers checked on **{len(by_page)}** pages, computed by **{len(snippets)}** snippets;",
-        f"- **{len(citations)}** numbers quoted from sources.",
-        "",
-        "## Computed and checked",
-        "",
-    ]
-    for path in sorted(by_page):
-        src_uri = posixpath.relpath(path, docs_prefix) if docs_prefix else path
-        rows = by_page[path]
-        failed = sum(not c.ok for c in rows)
-        summary = f"{len(rows)} numbers, " + (f"**{failed} failing**" if failed else "all pass")
-        out += [f"### {titles.get(src_uri, src_uri)}", "", f"[{src_uri}]({src_uri}): {summary}.", ""]
-        out += ['<div class="verification-table" markdown>', ""]
-        out += ["| Line | Documented | Computed | Result | Checked as | Snippet |", "| ---: | --- | --- | --- | --- | --- |"]
-        for c in rows:
-            what = "printed output" if c.what == "output" else f"`{c.what}`"
-            status = "pass" if c.ok else "**FAIL**"
-            computed = c.computed.replace("\n", " ").replace("|", "\\|")
-            out.append(f'| <span id="{c.anchor}"></span>{c.line} | {c.documented} | {computed} | {status} | {what} | `snippets/{c.snippet}` |')
-        out += ["", "</div>", ""]
-    out += ["## Quoted from sources", "", "These numbers are not computed here; they are reported by the source named.", ""]
-    out += ["| Page | Line | Number | Source |", "| --- | ---: | --- | --- |"]
-    for c in citations:
-        src_uri = posixpath.relpath(c.path, docs_prefix) if docs_prefix else c.path
-        out.append(f'| [{titles.get(src_uri, src_uri)}]({src_uri}) | <span id="{c.anchor}"></span>{c.line} | {c.documented} | {c.source} |')
-    out.append("")
-    return "\n".join(out)
+def unrendered_ties(build, src_uri: str, html_text: str):
+    """Problems for the ties of a page whose number did not come out as a linked element."""
+    from .results import Problem, ProblemKind
+
+    doc = build.docs[src_uri]
+    missing = []
+    for tie in doc.ties:
+        outcome = build.outcome(tie)
+        if not (outcome.checks or outcome.citations):
+            continue
+        if not re.search(rf'<a\b[^>]*\bid="{tie_id(tie.line, tie.position)}"', html_text):
+            missing.append(Problem(ProblemKind.PLACEMENT, doc.path, tie.line,
+                                   "a tie did not render as a number (is it inside code, math, link text or raw HTML?)"))
+    return missing

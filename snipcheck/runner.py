@@ -1,14 +1,21 @@
-"""Running snippets: one fresh interpreter each, a timeout each, and a cache that tells the truth.
+"""Running snippets: one fresh interpreter each, fenced in, a timeout each, and an honest cache.
 
-A cached result is reused only while everything it depends on is unchanged: the snippet's source,
-the source of every project module the run imported (recorded from ``sys.modules`` at the end of
-the run, not declared by hand), the versions of Python, numpy and matplotlib, and this runner.
+Each snippet runs in ``_bootstrap.py`` (a supervisor and the snippet's own process, see there)
+in an empty temporary folder with a fixed environment (``snippet_environment``): nothing of the
+build's own environment leaks in. Output goes to files, never pipes, so a process the snippet
+left behind cannot hold the build up. A result is cached (``cache.py``) under a key made of the
+environment fingerprint and the snippet's source, together with every project file the run read.
+
+Live snippets (run blocks marked ``live``) are never taken from the cache: ``check`` and
+``mkdocs build`` run them every time. Under ``mkdocs serve`` (``mode="serve"``) a live result
+measured earlier in the same serve session is reused while its inputs are unchanged, and any run
+that has not finished within ``serve_wait`` seconds goes on in the background: the page shows it
+as running, and ``on_background_done`` is called when it ends (the plugin then rebuilds).
 """
 
 from __future__ import annotations
 
 import base64
-import hashlib
 import importlib.metadata
 import json
 import os
@@ -17,13 +24,20 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
 from pathlib import Path
 
-RUNNER_VERSION = "1"
+from .cache import Cache, FileHashes, sha256
+from .results import SnippetResult
+
+RUNNER_VERSION = "3"
 DEFAULT_TIMEOUT = 60.0
+DEFAULT_MEMORY_MB = 4096
+KILL_GRACE = 10.0  # seconds the supervisor has to stop the snippet's processes after the timeout
+BOOTSTRAP = Path(__file__).with_name("_bootstrap.py")
 
 # Matplotlib reads ./matplotlibrc first: every snippet draws headless, and SVGs come out the same
 # on every run (fixed hash salt; the date is stripped after the run).
@@ -45,36 +59,29 @@ PINNED_ENV = {
     "PYTHONHASHSEED": "0",
     "SOURCE_DATE_EPOCH": "0",
     "PYTHONDONTWRITEBYTECODE": "1",
+    "PYTHONNOUSERSITE": "1",
+    "PYTHONIOENCODING": "utf-8",
+    "LANG": "C.UTF-8",
+    "LC_ALL": "C.UTF-8",
+    "TZ": "UTC",
 }
 _SVG_DATE = re.compile(r"\s*<dc:date>[^<]*</dc:date>")
+_OWN_FILES = ("runner.py", "_bootstrap.py", "cache.py", "results.py")
 
 
-@dataclass
-class SnippetResult:
-    """What one snippet did: its stdout, error, values, figures and the files it depends on."""
-
-    name: str
-    stdout: str = ""
-    stderr: str = ""
-    error: str | None = None  # a traceback, a timeout, a missing file, nondeterminism
-    values: dict = field(default_factory=dict)
-    figures: dict[str, str] = field(default_factory=dict)  # file name -> base64 bytes
-    imported: dict[str, str] = field(default_factory=dict)  # project file -> sha256
-    seconds: float = 0.0
-    from_cache: bool = False
-
-    def figure_bytes(self, name: str) -> bytes:
-        return base64.b64decode(self.figures[name])
+@dataclass(frozen=True)
+class Request:
+    timeout: float | None = None
+    live: bool = False
+    memory_mb: int | None = None
 
 
 @dataclass
 class Stats:
     ran: list[str] = field(default_factory=list)
     cached: list[str] = field(default_factory=list)
-
-
-def _sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
+    pending: list[str] = field(default_factory=list)
+    sandbox: set[str] = field(default_factory=set)
 
 
 def _version(package: str) -> str:
@@ -84,92 +91,170 @@ def _version(package: str) -> str:
         return "absent"
 
 
+def shared_home() -> Path:
+    """HOME (and matplotlib's font cache) for every snippet of this user: fixed, outside the project."""
+    home = Path(tempfile.gettempdir()) / f"snipcheck-home-{os.getuid() if hasattr(os, 'getuid') else 0}"
+    (home / "matplotlib").mkdir(parents=True, exist_ok=True)
+    return home
+
+
+def snippet_environment(tmp: Path, marker: str) -> dict[str, str]:
+    """The whole environment a snippet sees (an allow-list, not the build's environment)."""
+    home = shared_home()
+    return {**PINNED_ENV, "PATH": os.pathsep.join([str(Path(sys.executable).parent), "/usr/local/bin", "/usr/bin", "/bin"]),
+            "HOME": str(home), "MPLCONFIGDIR": str(home / "matplotlib"), "TMPDIR": str(tmp), "SNIPCHECK_RUN": marker}
+
+
 def environment_fingerprint() -> str:
-    """What every result depends on besides its own files."""
-    parts = [RUNNER_VERSION, sys.version, _version("numpy"), _version("matplotlib"), MATPLOTLIBRC, repr(sorted(PINNED_ENV.items()))]
-    parts.append(Path(__file__).with_name("_bootstrap.py").read_text(encoding="utf-8"))
-    return _sha256("\x00".join(parts).encode())
+    """What every result depends on besides its own files: the interpreter, every installed
+    distribution and its version, the snippet environment and the runner's own code."""
+    parts = [RUNNER_VERSION, sys.version, sys.executable, MATPLOTLIBRC, repr(sorted(PINNED_ENV.items())),
+             str(DEFAULT_MEMORY_MB)]
+    distributions = sorted(f"{d.metadata['Name']}=={d.version}" for d in importlib.metadata.distributions()
+                           if d.metadata and d.metadata["Name"])
+    parts.append("\n".join(distributions))
+    here = Path(__file__).parent
+    parts += [(here / name).read_text(encoding="utf-8") for name in _OWN_FILES]
+    return sha256("\x00".join(parts).encode())
 
 
 class Runner:
     """Runs the snippets of ``snippets_dir`` with a cache in ``cache_dir``."""
 
     def __init__(self, root: Path, snippets_dir: Path, cache_dir: Path, *, refresh: bool = False,
-                 check_determinism: bool = True, jobs: int | None = None) -> None:
+                 check_determinism: bool = True, jobs: int | None = None, mode: str = "build",
+                 serve_wait: float = 5.0, warn=None) -> None:
         self.root = Path(root).resolve()
         self.snippets_dir = Path(snippets_dir).resolve()
         self.cache_dir = Path(cache_dir).resolve()
         self.refresh = refresh
         self.check_determinism = check_determinism
         self.jobs = jobs or os.cpu_count() or 1
-        self._fingerprint = environment_fingerprint()
+        self.mode = mode
+        self.serve_wait = serve_wait
+        self.warn = warn or (lambda message: print(f"snipcheck: warning: {message}", file=sys.stderr))
+        self.cache = Cache(self.cache_dir, self.warn)
+        self.fingerprint = self._fingerprint = environment_fingerprint()
+        self._active: set[subprocess.Popen] = set()
+        self._lock = threading.Lock()
+        self._cancel = threading.Event()
+        self._session: dict[tuple[str, str], SnippetResult] = {}  # serve: live results of this session
+        self._background: dict[str, tuple[str, Future]] = {}  # serve: name -> (key, running future)
+        self._pool: ThreadPoolExecutor | None = None
+        self.on_background_done = None
+        self.sandbox_note: str | None = None
 
-    # -- the cache --------------------------------------------------------------------------------
-    def _key(self, source: bytes, live: bool) -> str:
-        return _sha256(self._fingerprint.encode() + source + (b"live" if live else b""))
-
-    def _cache_path(self, name: str) -> Path:
-        return self.cache_dir / (name.replace("/", "__") + ".json")
-
-    def _load(self, name: str, key: str) -> SnippetResult | None:
-        path = self._cache_path(name)
-        if self.refresh or not path.exists():
-            return None
-        try:
-            entry = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError):
-            return None
-        if entry.get("key") != key:
-            return None
-        for rel, digest in entry["result"]["imported"].items():
-            file = self.root / rel
-            if not file.exists() or _sha256(file.read_bytes()) != digest:
-                return None
-        result = SnippetResult(**entry["result"])
-        result.from_cache = True
-        return result
-
-    def _store(self, name: str, key: str, result: SnippetResult) -> None:
-        if result.error is not None:
-            return  # a failure is never cached: the next build tries again
-        self.cache_dir.mkdir(parents=True, exist_ok=True)
-        path = self._cache_path(name)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps({"key": key, "result": asdict(result)}), encoding="utf-8")
-        tmp.replace(path)
+    # -- keys -------------------------------------------------------------------------------------
+    def key(self, name: str, source: bytes) -> str:
+        return sha256(self._fingerprint.encode() + b"\0" + name.encode() + b"\0" + source)
 
     # -- running ----------------------------------------------------------------------------------
-    def run_all(self, requests: dict[str, tuple[float | None, bool]]) -> tuple[dict[str, SnippetResult], Stats]:
-        """Run (or reuse) every requested snippet: name -> (timeout or None, live)."""
+    def run_all(self, requests: dict[str, Request]) -> tuple[dict[str, SnippetResult], Stats]:
+        """Run (or reuse) every requested snippet."""
         stats = Stats()
         results: dict[str, SnippetResult] = {}
-        todo = []
-        for name, (timeout, live) in sorted(requests.items()):
-            path = self.snippets_dir / name
-            if not path.is_file():
-                results[name] = SnippetResult(name, error=f"snippet file {self._rel(path)} does not exist")
+        hashes = FileHashes(self.root)
+        todo: list[tuple[str, str, Request]] = []
+        for name, request in sorted(requests.items()):
+            source, problem = self._source(name)
+            if problem is not None:
+                results[name] = SnippetResult(name, error=problem, live=request.live)
                 continue
-            key = self._key(path.read_bytes(), live)
-            cached = self._load(name, key)
-            if cached is not None:
-                results[name] = cached
+            key = self.key(name, source)
+            reused = self._reuse(name, key, request, hashes)
+            if reused is not None:
+                results[name] = reused
                 stats.cached.append(name)
             else:
-                todo.append((name, key, timeout or DEFAULT_TIMEOUT, live))
-        with ThreadPoolExecutor(max_workers=self.jobs) as pool:
-            fresh = list(pool.map(lambda job: self._run_checked(*job), todo))
-        for (name, key, _, _), result in zip(todo, fresh):
-            results[name] = result
-            stats.ran.append(name)
-            self._store(name, key, result)
+                todo.append((name, key, request))
+        if self.mode == "serve":
+            self._run_in_background(todo, results, stats)
+        else:
+            self._run_now(todo, results, stats)
         return results, stats
 
-    def _run_checked(self, name: str, key: str, timeout: float, live: bool) -> SnippetResult:
+    def _reuse(self, name: str, key: str, request: Request, hashes: FileHashes) -> SnippetResult | None:
+        if request.live:
+            if self.mode != "serve":
+                return None  # a live snippet shows what this build measured
+            kept = self._session.get((name, key))
+            if kept is not None and all(hashes.get(rel) == digest for rel, digest in kept.imported.items()):
+                return kept
+            return None
+        if self.refresh:
+            return None
+        return self.cache.load(name, key, hashes)
+
+    def _run_now(self, todo, results, stats) -> None:
+        if not todo:
+            return
+        pool = ThreadPoolExecutor(max_workers=self.jobs, thread_name_prefix="snipcheck")
+        futures = {pool.submit(self._run_and_store, name, key, request): name for name, key, request in todo}
+        try:
+            pending = set(futures)
+            while pending:
+                done, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
+        except BaseException:
+            self.stop()  # Ctrl-C: stop every snippet and its processes, then let the workers clean up
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
+        pool.shutdown(wait=True)
+        for future, name in futures.items():
+            results[name] = future.result()
+            stats.ran.append(name)
+
+    def _run_in_background(self, todo, results, stats) -> None:
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=self.jobs, thread_name_prefix="snipcheck-serve")
+        started = []
+        for name, key, request in todo:
+            running = self._background.get(name)
+            if running is not None and running[0] == key:
+                future = running[1]
+            else:
+                if running is not None:
+                    running[1].cancel()  # the source changed: its old run is of no use
+                future = self._pool.submit(self._run_and_store, name, key, request)
+                future.add_done_callback(lambda f, n=name: self._background_done(n, f))
+                self._background[name] = (key, future)
+            started.append((name, future))
+        if started:
+            wait([f for _, f in started], timeout=self.serve_wait)
+        for name, future in started:
+            if future.done() and not future.cancelled():
+                results[name] = future.result()
+                stats.ran.append(name)
+            else:
+                results[name] = SnippetResult(name, pending=True)
+                stats.pending.append(name)
+
+    def _background_done(self, name: str, future: Future) -> None:
+        with self._lock:
+            current = self._background.get(name)
+            if current is not None and current[1] is future:
+                del self._background[name]
+        if self.on_background_done is not None and not future.cancelled():
+            self.on_background_done(name)
+
+    def _run_and_store(self, name: str, key: str, request: Request) -> SnippetResult:
+        if self._cancel.is_set():
+            return SnippetResult(name, error="stopped before it ran (the build was interrupted)")
+        result = self._run_checked(name, request)
+        result.live = request.live
+        if result.error is None and result.imported.pop("(changed while it ran)", None) is None:
+            if request.live:
+                if self.mode == "serve":
+                    self._session[(name, key)] = result
+            else:
+                self.cache.store(name, key, result)
+        return result
+
+    def _run_checked(self, name: str, request: Request) -> SnippetResult:
         """Run the snippet; run it twice, side by side, to catch output that changes run to run."""
-        if live or not self.check_determinism:
-            return self.run_one(name, timeout)
+        if request.live or not self.check_determinism:
+            return self.run_one(name, request)
         with ThreadPoolExecutor(max_workers=2) as pool:
-            first, second = pool.map(lambda _: self.run_one(name, timeout), range(2))
+            first, second = pool.map(lambda _: self.run_one(name, request), range(2))
         if first.error is None and second.error is None:
             differs = [what for what in ("stdout", "figures", "values") if getattr(first, what) != getattr(second, what)]
             if differs:
@@ -178,55 +263,193 @@ class Runner:
                     + (f"\n--- run 1\n{first.stdout}--- run 2\n{second.stdout}" if "stdout" in differs else "")
                     + "\nSeed every random generator, or mark the run block `live` if it measures time."
                 )
+            if first.imported != second.imported:
+                first.imported["(changed while it ran)"] = ""
         return first if first.error is not None or second.error is None else second
 
-    def run_one(self, name: str, timeout: float = DEFAULT_TIMEOUT) -> SnippetResult:
-        """Run one snippet in a fresh interpreter with pinned threads, in an empty folder."""
+    def run_one(self, name: str, request: Request = Request()) -> SnippetResult:
+        """Run one snippet in a fresh interpreter, fenced in, in an empty folder."""
         path = self.snippets_dir / name
+        timeout = request.timeout or DEFAULT_TIMEOUT
+        memory = request.memory_mb or DEFAULT_MEMORY_MB
         start = time.monotonic()
-        with tempfile.TemporaryDirectory(prefix="snipcheck-") as tmp:
-            work = Path(tmp) / "work"
+        with tempfile.TemporaryDirectory(prefix="snipcheck-") as tmp_name:
+            tmp = Path(tmp_name)
+            work, scratch = tmp / "work", tmp / "tmp"
             work.mkdir()
+            scratch.mkdir()
             (work / "matplotlibrc").write_text(MATPLOTLIBRC, encoding="utf-8")
-            result_file = Path(tmp) / "result.json"
-            env = {**os.environ, **PINNED_ENV}
-            env.pop("PYTHONSTARTUP", None)
-            command = [sys.executable, "-W", "error", "-m", "snipcheck._bootstrap", str(path), str(result_file), str(self.root)]
-            env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).resolve().parent.parent), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
-            process = subprocess.Popen(command, cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                       stdin=subprocess.DEVNULL, start_new_session=True)
+            marker = f"{os.getpid()}-{threading.get_ident()}-{time.monotonic_ns()}"
+            config = {
+                "snippet": str(path), "root": str(self.root), "result": str(tmp / "result.json"),
+                "status": str(tmp / "status.json"), "timeout": timeout,
+                "memory_mb": memory, "writable": [str(work), str(scratch), str(shared_home()), "/dev"],
+                "untracked": [str(self.root / ".venv"), str(self.root / ".git"), str(self.cache_dir),
+                              str(Path(__file__).resolve().parent)],
+            }
+            (tmp / "config.json").write_text(json.dumps(config), encoding="utf-8")
+            out_path, err_path = tmp / "stdout", tmp / "stderr"
+            with open(out_path, "wb") as out, open(err_path, "wb") as err:
+                try:
+                    process = subprocess.Popen([sys.executable, "-W", "error", str(BOOTSTRAP), str(tmp / "config.json")],
+                                               cwd=work, env=snippet_environment(scratch, marker), stdout=out, stderr=err,
+                                               stdin=subprocess.DEVNULL, start_new_session=True)
+                except OSError as exc:
+                    return SnippetResult(name, error=f"cannot start Python: {exc}")
+            with self._lock:
+                self._active.add(process)
             try:
-                out, err = process.communicate(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.communicate()
-                return SnippetResult(name, error=f"timed out after {timeout:g} s (raise it with timeout=SECONDS on the run block)",
-                                     seconds=time.monotonic() - start)
-            result = SnippetResult(name, stdout=out.decode("utf-8", "replace"), stderr=err.decode("utf-8", "replace"),
-                                   seconds=time.monotonic() - start)
-            if not result_file.exists():
-                result.error = f"the interpreter exited with code {process.returncode} before the snippet finished\n{result.stderr}"
+                try:
+                    process.wait(timeout=timeout + KILL_GRACE)
+                except subprocess.TimeoutExpired:
+                    self._kill(process)
+            finally:
+                with self._lock:
+                    self._active.discard(process)
+                _kill_marked(marker)
+            seconds = time.monotonic() - start
+            stdout = out_path.read_bytes().decode("utf-8", "replace")
+            stderr = err_path.read_bytes().decode("utf-8", "replace")
+            result = SnippetResult(name, stdout=stdout, stderr=stderr, seconds=seconds)
+            status = _read_json(tmp / "status.json") or {}
+            report = _read_json(tmp / "result.json")
+            if report is not None and report.get("sandbox"):
+                self.sandbox_note = report["sandbox"]
+            if self._cancel.is_set() or status.get("stopped"):
+                result.error = "stopped: the build was interrupted"
                 return result
-            report = json.loads(result_file.read_text(encoding="utf-8"))
-            result.error = report["error"]
-            result.values = report["values"]
-            result.imported = {rel: _sha256((self.root / rel).read_bytes()) for rel in report["imported"]}
-            result.figures = self._collect_figures(work)
+            if status.get("timed_out") or not status:
+                left = status.get("left_running", 0)
+                result.error = (f"timed out after {timeout:g} s (raise it with timeout=SECONDS on the run block)"
+                                + (f"; {left} process(es) it started were stopped too" if left else ""))
+                return result
+            if report is None:
+                code = status.get("exit")
+                how = f"killed by signal {-code}" if isinstance(code, int) and code < 0 else f"exit code {code}"
+                hint = (f"\nIf it ran out of memory: a snippet may use at most {memory} MiB (raise it with memory=MIB on the run block)."
+                        if isinstance(code, int) and code in (-9, -11, -6) else "")
+                tail = "\n".join(stderr.strip().splitlines()[-12:])
+                result.error = f"the interpreter ended ({how}) before the snippet finished{hint}" + (f"\n{tail}" if tail else "")
+                return result
+            result.error = report.get("error")
+            result.values = report.get("values") or {}
+            result.imported = self._verify_reads(report)
+            figures, problem = self._collect_figures(work)
+            result.figures = figures
+            if result.error is None and problem:
+                result.error = problem
         return result
 
-    def _collect_figures(self, work: Path) -> dict[str, str]:
+    def _verify_reads(self, report: dict) -> dict[str, str]:
+        """The project files the run read, with the hash each had when it was read; a file that
+        changed since (an edit during the run) makes the result uncacheable."""
+        imported: dict[str, str] = {}
+        changed = False
+        for rel, entry in sorted((report.get("reads") or {}).items()):
+            imported[rel] = entry["sha256"]
+            try:
+                now = os.stat(self.root / rel)
+                changed |= [now.st_mtime_ns, now.st_ctime_ns, now.st_size, now.st_ino] != entry["stat"]
+            except OSError:
+                changed = True
+        for rel, digest in sorted((report.get("listed") or {}).items()):
+            imported[rel] = digest
+        if changed:
+            imported["(changed while it ran)"] = ""
+        return imported
+
+    def _collect_figures(self, work: Path) -> tuple[dict[str, str], str | None]:
         figures = {}
-        for file in sorted(work.rglob("*")):
-            if not file.is_file() or file.name == "matplotlibrc":
-                continue
-            data = file.read_bytes()
-            if file.suffix == ".svg":
-                data = _SVG_DATE.sub("", data.decode("utf-8")).encode("utf-8")
-            figures[file.relative_to(work).as_posix()] = base64.b64encode(data).decode("ascii")
-        return figures
+        for folder, dirs, files in os.walk(work, followlinks=False):
+            for name in sorted(files + [d for d in dirs if os.path.islink(os.path.join(folder, d))]):
+                file = Path(folder) / name
+                rel = file.relative_to(work).as_posix()
+                if rel == "matplotlibrc":
+                    continue
+                if file.is_symlink() or not file.is_file():
+                    return {}, f"the snippet left {rel}, which is not a plain file (a link or a device): figures must be files it wrote"
+                data = file.read_bytes()
+                if file.suffix == ".svg":
+                    data = _SVG_DATE.sub("", data.decode("utf-8", "replace")).encode("utf-8")
+                figures[rel] = base64.b64encode(data).decode("ascii")
+        return dict(sorted(figures.items())), None
+
+    def _source(self, name: str) -> tuple[bytes, str | None]:
+        path = self.snippets_dir / name
+        try:
+            real = path.resolve()
+            real.relative_to(self.snippets_dir)
+        except ValueError:
+            return b"", f"snippet file {self._rel(path)} is outside the snippets folder"
+        if not real.is_file():
+            return b"", f"snippet file {self._rel(path)} does not exist"
+        data = real.read_bytes()
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = data[: exc.start].count(b"\n") + 1
+            return b"", f"snippet file {self._rel(path)} is not UTF-8 (byte 0x{data[exc.start]:02x} on line {line})"
+        return data, None
+
+    # -- stopping ---------------------------------------------------------------------------------
+    def stop(self) -> None:
+        """Stop every running snippet and everything it started (Ctrl-C, or the server stopping)."""
+        self._cancel.set()
+        with self._lock:
+            active = list(self._active)
+        for process in active:
+            try:
+                process.send_signal(signal.SIGTERM)  # the supervisor kills the snippet's processes
+            except OSError:
+                pass
+        deadline = time.monotonic() + KILL_GRACE
+        for process in active:
+            try:
+                process.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                self._kill(process)
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
+    def _kill(self, process: subprocess.Popen) -> None:
+        for kill in (lambda: os.killpg(process.pid, signal.SIGKILL), lambda: process.kill()):
+            try:
+                kill()
+            except OSError:
+                pass
+        try:
+            process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
 
     def _rel(self, path: Path) -> str:
         try:
             return path.resolve().relative_to(self.root).as_posix()
         except ValueError:
-            return str(path)
+            return path.as_posix()
+
+
+def _read_json(path: Path):
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _kill_marked(marker: str) -> None:
+    """The last line of defence: any process still carrying this run's marker in its environment
+    (the supervisor itself was killed) is killed."""
+    if not sys.platform.startswith("linux"):
+        return
+    needle = f"SNIPCHECK_RUN={marker}".encode() + b"\0"
+    me = os.getpid()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == me:
+            continue
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as handle:
+                if needle in handle.read() + b"\0":
+                    os.kill(int(entry), signal.SIGKILL)
+        except OSError:
+            continue

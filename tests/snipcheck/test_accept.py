@@ -26,7 +26,7 @@ def test_accept_rewrites_drifted_values_and_nothing_else(project):
     project.snippet("one.py", 'w = [0.2482, 0.7518]\nprint("weights: [" + " ".join(f"{x:.3f}" for x in w) + "]")\n')
     build = project.build()
     doc = build.docs["p.md"]
-    after = accepted_text(doc, build.results)
+    after = accepted_text(doc, build)
     assert after == PAGE.replace("[0.100 0.900]", "[0.248 0.752]").replace("{{ 0.10 =", "{{ 0.25 =").replace(
         "[0.1, 0.9] = w", "[0.2, 0.8] = w")
     diff = unified_diff("docs/p.md", doc.text, after)

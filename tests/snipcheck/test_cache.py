@@ -34,7 +34,7 @@ def test_a_warm_rebuild_runs_no_snippet(two_module_project):
     assert sorted(first.stats.ran) == ["plain.py", "uses_a.py", "uses_b.py"] and first.stats.cached == []
     second = two_module_project.build()
     assert second.stats.ran == [] and sorted(second.stats.cached) == ["plain.py", "uses_a.py", "uses_b.py"]
-    assert second.results["uses_a.py"].imported.keys() == {"pkg/__init__.py", "pkg/a.py"}
+    assert second.results["uses_a.py"].imported.keys() == {"pkg/__init__.py", "pkg/a.py", "snippets/uses_a.py"}
 
 
 def test_editing_an_imported_module_reruns_exactly_its_importers(two_module_project):

@@ -128,7 +128,7 @@ def test_a_live_run_is_shown_but_not_compared(project):
     project.snippet("clock.py", "import time\nprint(time.perf_counter())\n")
     build = project.build(check_determinism=True)
     assert build.problems == []
-    assert "Output measured at build time (not checked" in build.rendered("p.md")
+    assert "Output measured by this build (not compared" in build.rendered("p.md")
 
 
 FIGURE = """
@@ -172,9 +172,10 @@ def test_rendering_includes_the_code_and_links_ties_to_the_verification_page(pro
     build = project.build()
     rendered = build.rendered("p.md")
     assert 'title="snippets/one.py"' in rendered and 'w = [0.2482, 0.7518]' in rendered
-    assert "[0.248](verification.md#check-docs-p-10 " in rendered
+    assert "[0.248](verification.md#check-p-10-1 " in rendered and "{ #tie-10-1 .checked-number }" in rendered
+    assert "[2](verification.md#check-p-10-2 " in rendered
     assert "run=" not in rendered and "{{" not in rendered
-    assert '<span id="check-docs-p-10"></span>' in build.verification()
+    assert '<span id="check-p-10-1"></span>[10](p.md#tie-10-1)' in build.verification()
 
 
 @pytest.mark.parametrize(("documented", "ok"), [("True", True), ("False", False)])

@@ -1,0 +1,151 @@
+"""The verification page: every checked and every quoted number on the site, page by page.
+
+A summary table at the top; then, per page, a heading (which the site search indexes and links
+to) and a collapsible block of its rows. Every row has a unique anchor (page, line and position
+in the line), so a number on a page links to its row, and a row links back to the number. A few
+lines of script, shipped in the page itself, open the block that holds the row an address points
+to, and filter the rows by what a reader types (a value or a name). Every cell is escaped, so a
+``|`` or a ``$`` in a source or a value stays text.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections import defaultdict
+
+from .regions import RegionKind
+from .render import md_text, output_id, tie_id
+
+_SCRIPT = """<script>
+(function () {
+  function reveal() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    var target = id && document.getElementById(id);
+    if (!target) return;
+    for (var node = target; node; node = node.parentElement) {
+      if (node.tagName === "DETAILS") node.open = true;
+    }
+    target.scrollIntoView();
+    var row = target.closest("tr");
+    if (row) row.classList.add("snipcheck-target");
+  }
+  function filter(query) {
+    query = query.trim().toLowerCase();
+    var shown = 0;
+    document.querySelectorAll("details.snipcheck-rows").forEach(function (block) {
+      var hits = 0;
+      block.querySelectorAll("tbody tr").forEach(function (row) {
+        var hit = !query || row.textContent.toLowerCase().indexOf(query) >= 0;
+        row.hidden = !hit;
+        if (hit) hits += 1;
+      });
+      block.open = query ? hits > 0 : false;
+      shown += query ? hits : 0;
+    });
+    var count = document.getElementById("snipcheck-count");
+    if (count) count.textContent = query ? shown + " matching row(s)" : "";
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    var box = document.getElementById("snipcheck-filter");
+    if (box) box.addEventListener("input", function () { filter(box.value); });
+    reveal();
+  });
+  window.addEventListener("hashchange", reveal);
+})();
+</script>"""
+
+
+def _page_link(path: str, prefix: str) -> str:
+    return posixpath.relpath(path, prefix) if prefix else path
+
+
+def verification_page(build, titles: dict[str, str]) -> str:
+    prefix = build.docs_prefix
+    checks, citations = build.checks, build.citations
+    by_page: dict[str, list] = defaultdict(list)
+    for check in checks:
+        by_page[check.path].append(check)
+    cited_by_page: dict[str, list] = defaultdict(list)
+    for cite in citations:
+        cited_by_page[cite.path].append(cite)
+    snippets = {c.snippet for c in checks}
+    measured = sum(c.measured for c in checks)
+    failing = sum(not c.ok for c in checks)
+    out = [
+        "# Verification",
+        "",
+        "Every number on this site is either **computed** by a snippet when the site is built, and",
+        "checked against the value the page states, or **quoted** from a source and marked as such.",
+        "This page is written by the build itself. A documented value passes when the computed value",
+        "lies within the precision it is written at: `0.248` accepts anything in [0.2475, 0.2485], an",
+        "integer only itself. A measured value (a timing) passes when it lies in the range the page",
+        "states, both ends included. A single failure fails the build.",
+        "",
+        f"- **{len(checks)}** numbers checked on **{len(by_page)}** pages, computed by **{len(snippets)}** snippets"
+        + (f" ({measured} of them measured live and checked by range)" if measured else "") + ";",
+        f"- **{len(citations)}** numbers quoted from sources.",
+        "",
+        '<div class="snipcheck-search">',
+        '<label for="snipcheck-filter">Find a checked number by its value or its name</label>',
+        '<input id="snipcheck-filter" type="search" autocomplete="off" placeholder="0.248, weights[2], snippets/02_one_head.py">',
+        '<span id="snipcheck-count" role="status"></span>',
+        "</div>",
+        "",
+        "## Summary",
+        "",
+        "| Page | Checked | Result | Quoted |",
+        "| --- | ---: | --- | ---: |",
+    ]
+    pages = sorted(set(by_page) | set(cited_by_page))
+    slugs = {}
+    for path in pages:
+        src_uri = _page_link(path, prefix)
+        slug = "page-" + (by_page.get(path) or cited_by_page.get(path))[0].anchor.split("-", 1)[1].rsplit("-", 2)[0]
+        slugs[path] = slug
+        rows = by_page.get(path, [])
+        bad = sum(not c.ok for c in rows)
+        result = f"**{bad} FAIL**" if bad else ("all pass" if rows else "")
+        checked = f"[{len(rows)}](#{slug})" if rows else "0"
+        out.append(f"| [{md_text(titles.get(src_uri, src_uri))}]({src_uri}) | {checked} | {result} | {len(cited_by_page.get(path, []))} |")
+    out += ["", f"{failing} failing." if failing else "", "## Computed and checked", ""]
+    for path in sorted(by_page):
+        src_uri = _page_link(path, prefix)
+        rows = by_page[path]
+        bad = sum(not c.ok for c in rows)
+        out += [f"### {md_text(titles.get(src_uri, src_uri))} {{ #{slugs[path]} }}", ""]
+        summary = f"{len(rows)} numbers checked on {md_text(src_uri)}: " + (f"{bad} FAIL" if bad else "all pass")
+        out += [f'<details class="snipcheck-rows" markdown="1">', f"<summary>{summary}</summary>", ""]
+        out += ["| Line | Documented | Computed | Result | Checked as | Snippet |", "| ---: | --- | --- | --- | --- | --- |"]
+        for c in rows:
+            if c.kind is RegionKind.OUTPUT:
+                back, what = f"{src_uri}#{output_id(_output_line(build, c))}", "printed output"
+            else:
+                back = f"{src_uri}#{tie_id(c.line, c.position)}"
+                what = ("measured, in range" if c.measured else "computed") + f": <code>{md_text(c.what)}</code>"
+            computed = md_text(c.computed)
+            if c.measured:
+                computed = f'<span class="live-number">{computed}</span>'
+            status = "pass" if c.ok else "**FAIL**"
+            out.append(f'| <span id="{c.anchor}"></span>[{c.line}]({back}) | {md_text(c.documented)} | {computed} | {status} '
+                       f"| {what} | <code>snippets/{md_text(c.snippet)}</code> |")
+        out += ["", "</details>", ""]
+    out += ["## Quoted from sources", "", "These numbers are not computed here; they are reported by the source named.", ""]
+    out += ['<details class="snipcheck-rows" markdown="1">', f"<summary>{len(citations)} numbers quoted from sources</summary>", ""]
+    out += ["| Page | Line | Number | Source |", "| --- | ---: | --- | --- |"]
+    for c in citations:
+        src_uri = _page_link(c.path, prefix)
+        out.append(f'| [{md_text(titles.get(src_uri, src_uri))}]({src_uri}) | <span id="{c.anchor}"></span>'
+                   f"[{c.line}]({src_uri}#{tie_id(c.line, c.position)}) | {md_text(c.documented)} | {md_text(c.source)} |")
+    out += ["", "</details>", "", _SCRIPT, ""]
+    return "\n".join(out)
+
+
+def _output_line(build, check) -> int:
+    """The opening line of the output block that holds a checked output number."""
+    for doc in build.docs.values():
+        if doc.path != check.path:
+            continue
+        for block in doc.outputs:
+            if block.line < check.line < block.end_line:
+                return block.line
+    return check.line
