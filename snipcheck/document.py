@@ -351,7 +351,7 @@ def _tie_spans(doc: Document, line: str, line_no: int) -> list[tuple[int, int]]:
         start = line.find("{{", pos)
         if start < 0:
             break
-        if start > 0 and line[start - 1] == "{":
+        if (start > 0 and line[start - 1] == "{") or line[start + 2: start + 3] == "{":
             doc.problem(ProblemKind.SYNTAX, line_no, "'{{{' is not a tie: a tie is written with two braces, {{ NUMBER = NAME }}")
             pos = line.find("}}", start) + 2 if line.find("}}", start) >= 0 else len(line)
             continue

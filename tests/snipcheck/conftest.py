@@ -48,3 +48,38 @@ class Project:
 @pytest.fixture
 def project(tmp_path: Path) -> Project:
     return Project(tmp_path)
+
+
+def page_problems(text: str, path: str = "docs/p.md") -> list[str]:
+    """The problems reading one page finds, as the user sees them."""
+    from snipcheck.document import parse
+
+    return [str(p) for p in parse(text, path).problems]
+
+
+def processes_with(needle: str) -> list[int]:
+    """Live processes whose command line contains ``needle`` (zombies excluded)."""
+    import os
+
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                cmdline = handle.read().replace(b"\0", b" ").decode("utf-8", "replace")
+            with open(f"/proc/{entry}/stat", "rb") as handle:
+                state = handle.read().rsplit(b")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if needle in cmdline and state != b"Z":
+            found.append(int(entry))
+    return found
+
+
+def landlock_abi() -> int:
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    return max(0, libc.syscall(444, None, ctypes.c_size_t(0), ctypes.c_uint32(1)))
