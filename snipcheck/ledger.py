@@ -14,7 +14,7 @@ import posixpath
 from collections import defaultdict
 
 from .regions import RegionKind
-from .render import md_text, output_id, tie_id
+from .render import md_text, tie_id
 
 _SCRIPT = """<script>
 (function () {
@@ -118,7 +118,7 @@ def verification_page(build, titles: dict[str, str]) -> str:
         out += ["| Line | Documented | Computed | Result | Checked as | Snippet |", "| ---: | --- | --- | --- | --- | --- |"]
         for c in rows:
             if c.kind is RegionKind.OUTPUT:
-                back, what = f"{src_uri}#{output_id(_output_line(build, c))}", "printed output"
+                back, what = src_uri, "printed output"
             else:
                 back = f"{src_uri}#{tie_id(c.line, c.position)}"
                 what = ("measured, in range" if c.measured else "computed") + f": <code>{md_text(c.what)}</code>"
@@ -138,14 +138,3 @@ def verification_page(build, titles: dict[str, str]) -> str:
                    f"[{c.line}]({src_uri}#{tie_id(c.line, c.position)}) | {md_text(c.documented)} | {md_text(c.source)} |")
     out += ["", "</details>", "", _SCRIPT, ""]
     return "\n".join(out)
-
-
-def _output_line(build, check) -> int:
-    """The opening line of the output block that holds a checked output number."""
-    for doc in build.docs.values():
-        if doc.path != check.path:
-            continue
-        for block in doc.outputs:
-            if block.line < check.line < block.end_line:
-                return block.line
-    return check.line

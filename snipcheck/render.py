@@ -131,7 +131,7 @@ def _render_block(block, build) -> list[str]:
                               result.stdout)
         return out
     return _block(block.indent, block.fence,
-                  f' {{ #{output_id(block.line)} .text .checked-output title="Output (checked against this build\'s run)" }}', block.text)
+                  ' { .text .checked-output title="Output (checked against this build\'s run)" }', block.text)
 
 
 def _header(build, src_uri: str) -> list[str]:

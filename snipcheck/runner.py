@@ -376,19 +376,20 @@ class Runner:
 
     def _source(self, name: str) -> tuple[bytes, str | None]:
         path = self.snippets_dir / name
+        shown = f"{self._rel(self.snippets_dir)}/{name}"
         try:
             real = path.resolve()
             real.relative_to(self.snippets_dir)
         except ValueError:
-            return b"", f"snippet file {self._rel(path)} is outside the snippets folder"
+            return b"", f"snippet file {shown} is outside the snippets folder"
         if not real.is_file():
-            return b"", f"snippet file {self._rel(path)} does not exist"
+            return b"", f"snippet file {shown} does not exist"
         data = real.read_bytes()
         try:
             data.decode("utf-8")
         except UnicodeDecodeError as exc:
             line = data[: exc.start].count(b"\n") + 1
-            return b"", f"snippet file {self._rel(path)} is not UTF-8 (byte 0x{data[exc.start]:02x} on line {line})"
+            return b"", f"snippet file {shown} is not UTF-8 (byte 0x{data[exc.start]:02x} on line {line})"
         return data, None
 
     # -- stopping ---------------------------------------------------------------------------------
