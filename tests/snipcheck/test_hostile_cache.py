@@ -1,0 +1,178 @@
+"""Hostile cache: a result is reused only while every project file the run read is unchanged,
+however it was read; a broken, unwritable or raced cache never crashes or serves a wrong result."""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+PAGE = '# P\n\n```python run="s.py"\n```\n\nValue {{ VALUE = value }}.\n'
+
+# (how the snippet reads the project file data/input.txt or pkg/m.py, the file it reads)
+READS = [
+    ("value = int(open({root!r} + '/data/input.txt').read())\n", "data/input.txt"),
+    ("import pathlib\nvalue = int(pathlib.Path({root!r}, 'data', 'input.txt').read_text())\n", "data/input.txt"),
+    ("ns = {{}}\nexec(open({root!r} + '/pkg/m.py').read(), ns)\nvalue = ns['VALUE']\n", "pkg/m.py"),
+    ("import importlib.util\nspec = importlib.util.spec_from_file_location('m', {root!r} + '/pkg/m.py')\n"
+     "module = importlib.util.module_from_spec(spec)\nspec.loader.exec_module(module)\nvalue = module.VALUE\n", "pkg/m.py"),
+    ("import sys\nimport pkg.m\nvalue = pkg.m.VALUE\ndel sys.modules['pkg.m'], sys.modules['pkg']\n", "pkg/m.py"),
+    ("import runpy\nvalue = runpy.run_path({root!r} + '/pkg/m.py')['VALUE']\n", "pkg/m.py"),
+]
+
+
+def _write_input(project, rel: str, value: int) -> None:
+    project.module(rel, f"{value}\n" if rel.endswith(".txt") else f"VALUE = {value}\n")
+
+
+@pytest.mark.parametrize(("code", "rel"), READS)
+def test_a_result_is_reused_only_while_every_file_the_run_read_is_unchanged(project, code, rel):
+    project.module("pkg/__init__.py", "")
+    _write_input(project, rel, 1)
+    project.snippet("s.py", code.format(root=str(project.root)))
+    project.page("p.md", PAGE.replace("VALUE", "1"))
+    assert project.build().problems == []
+    assert project.build().stats.ran == []  # warm: nothing changed
+    _write_input(project, rel, 2)
+    build = project.build()
+    assert build.stats.ran == ["s.py"]
+    assert [str(p) for p in build.problems] == ["docs/p.md:6: documented 1, computed value = 2 (snippets/s.py)"]
+
+
+def test_a_folder_listing_is_an_input_too(project):
+    project.module("data/a.txt", "")
+    project.snippet("s.py", f"import os\nvalue = len(os.listdir({str(project.root / 'data')!r}))\n")
+    project.page("p.md", PAGE.replace("VALUE", "1"))
+    assert project.build().problems == []
+    project.module("data/b.txt", "")
+    assert [str(p) for p in project.build().problems] == ["docs/p.md:6: documented 1, computed value = 2 (snippets/s.py)"]
+
+
+def test_a_module_edited_with_the_same_size_and_time_is_not_served_stale(project):
+    project.module("pkg/__init__.py", "")
+    module = project.module("pkg/m.py", "VALUE = 1\n")
+    project.snippet("s.py", "from pkg.m import VALUE as value\n")
+    project.page("p.md", PAGE.replace("VALUE", "1"))
+    import py_compile
+
+    py_compile.compile(str(module))  # a __pycache__ entry, as a test run or an editor would leave
+    stat = module.stat()
+    assert project.build().problems == []
+    module.write_text("VALUE = 2\n")
+    os.utime(module, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert [str(p) for p in project.build().problems] == ["docs/p.md:6: documented 1, computed value = 2 (snippets/s.py)"]
+
+
+def test_a_file_edited_while_its_snippet_runs_is_not_cached_as_seen(project):
+    data = project.module("data/input.txt", "1\n")
+    project.snippet("s.py", f"import time\nvalue = int(open({str(data)!r}).read())\ntime.sleep(1.5)\n")
+    project.page("p.md", PAGE.replace("VALUE", "1"))
+
+    def edit():
+        time.sleep(0.8)
+        data.write_text("2\n")
+
+    editor = threading.Thread(target=edit)
+    editor.start()
+    first = project.build()
+    editor.join()
+    assert first.problems == []  # the run read 1
+    second = project.build()
+    assert second.stats.ran == ["s.py"], "a result whose input changed during the run was cached"
+    assert [str(p) for p in second.problems] == ["docs/p.md:6: documented 1, computed value = 2 (snippets/s.py)"]
+
+
+@pytest.mark.parametrize("entry", [
+    "not json {", "", "[]", '{"schema": 3}', '{"schema": 3, "key": "KEY", "result": "text"}',
+    '{"schema": 3, "key": "KEY", "result": {"name": "s.py", "stdout": 5, "imported": {}}}',
+    '{"schema": 3, "key": "KEY", "result": {"name": "s.py", "values": {"value": 7}, "imported": []}}',
+    '{"schema": 3, "key": "KEY", "result": {"name": "s.py", "unknown": 1, "imported": {}}}',
+    '{"schema": 3, "key": "KEY", "result": {"name": "other.py", "values": {}, "imported": {}}}',
+])
+def test_a_corrupt_or_wrong_shaped_entry_reruns(project, entry):
+    project.snippet("s.py", "value = 1\n")
+    project.page("p.md", PAGE.replace("VALUE", "1"))
+    engine = project.engine()
+    assert engine.build().problems == []
+    path = project.root / ".cache" / "snipcheck" / "s.py.json"
+    key = json.loads(path.read_text())["key"]
+    path.write_text(entry.replace("KEY", key))
+    build = project.engine().build()
+    assert build.stats.ran == ["s.py"] and build.problems == []
+    assert json.loads(path.read_text())["key"] == key  # rewritten whole
+
+
+def test_an_unwritable_cache_folder_warns_once_and_runs_uncached(project, capsys):
+    (project.root / ".cache").mkdir()
+    (project.root / ".cache" / "snipcheck").write_text("a file where the folder should be")
+    project.snippet("s.py", "value = 1\n")
+    project.snippet("t.py", "value = 2\n")
+    project.page("p.md", PAGE.replace("VALUE", "1") + '\n```python run="t.py"\n```\n')
+    assert project.build().problems == []
+    err = capsys.readouterr().err
+    assert err.count("cannot write the cache folder") == 1 and "running without a cache" in err
+    assert sorted(project.build().stats.ran) == ["s.py", "t.py"]
+
+
+def test_parallel_builds_on_one_tree_agree_and_leave_whole_entries(project):
+    for i in range(4):
+        project.snippet(f"s{i}.py", f"value = {i}\n")
+    project.page("p.md", "".join(f'```python run="s{i}.py"\n```\n\nV {{{{ {i} = value }}}}.\n\n' for i in range(4)))
+    with ThreadPoolExecutor(4) as pool:
+        builds = list(pool.map(lambda _: project.engine(refresh=True).build(), range(4)))
+    assert all(b.problems == [] for b in builds)
+    folder = project.root / ".cache" / "snipcheck"
+    assert sorted(p.name for p in folder.iterdir()) == [f"s{i}.py.json" for i in range(4)]
+    assert all(json.loads(p.read_text())["schema"] == 3 for p in folder.iterdir())
+
+
+def test_stale_entries_and_temporary_files_of_a_killed_build_are_cleaned(project):
+    project.snippet("s.py", "value = 1\n")
+    project.page("p.md", PAGE.replace("VALUE", "1"))
+    folder = project.root / ".cache" / "snipcheck"
+    folder.mkdir(parents=True)
+    (folder / "gone.py.json").write_text("{}")
+    old = folder / "s.py.json.tmp-1-2-3"
+    old.write_text("half a JSON")
+    os.utime(old, (time.time() - 7200, time.time() - 7200))
+    fresh = folder / "s.py.json.tmp-4-5-6"
+    fresh.write_text("a build writing right now")
+    engine = project.engine()
+    assert engine.build().problems == []
+    engine.runner.cache.clean({"s.py"})
+    assert sorted(p.name for p in folder.iterdir()) == ["s.py.json", "s.py.json.tmp-4-5-6"]
+
+
+def test_the_runners_own_code_is_in_the_fingerprint(monkeypatch):
+    import snipcheck.runner as runner
+
+    before = runner.environment_fingerprint()
+    assert "_bootstrap.py" in runner._OWN_FILES and "runner.py" in runner._OWN_FILES
+    real = runner.Path.read_text
+
+    def edited(self, *args, **kwargs):
+        text = real(self, *args, **kwargs)
+        return text + "\n# edited" if self.name == "_bootstrap.py" else text
+
+    monkeypatch.setattr(runner.Path, "read_text", edited)
+    assert runner.environment_fingerprint() != before
+
+
+def test_a_live_snippet_runs_in_every_build_and_nothing_else_does(project):
+    project.snippet("clock.py", "import time\nnow = time.perf_counter()\n")
+    project.snippet("s.py", "value = 1\n")
+    project.page("p.md", PAGE.replace("VALUE", "1") + '\n```python run="clock.py" live\n```\n')
+    first = project.build()
+    second = project.build()
+    assert sorted(first.stats.ran) == ["clock.py", "s.py"] and second.stats.ran == ["clock.py"]
+    assert first.results["clock.py"].values["now"] != second.results["clock.py"].values["now"]
+
+
+def test_a_notebook_fingerprint_includes_the_environment(project):
+    from snipcheck.notebook import fingerprint
+
+    assert fingerprint([], {}, {}, "env-a") != fingerprint([], {}, {}, "env-b")
