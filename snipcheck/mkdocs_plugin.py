@@ -18,6 +18,7 @@ site rebuilds when it finishes, so the server never waits on a slow or looping s
 from __future__ import annotations
 
 import logging
+import sys
 import posixpath
 from pathlib import Path
 
@@ -35,12 +36,24 @@ from .render import VERIFICATION_PAGE, unrendered_ties
 log = get_plugin_logger(__name__)
 
 
+class _StderrHandler(logging.StreamHandler):
+    """Writes to whatever sys.stderr is at the time (not the one at the first message)."""
+
+    @property
+    def stream(self):
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value):
+        pass
+
+
 def _serve_logger() -> logging.Logger:
     """Problems under ``mkdocs serve``: printed loudly, but outside the ``mkdocs`` logger, whose
     strict mode would otherwise abort the preview and hide the page that shows them."""
     logger = logging.getLogger("snipcheck.serve")
     if not logger.handlers:
-        handler = logging.StreamHandler()
+        handler = _StderrHandler()
         handler.setFormatter(logging.Formatter("ERROR    -  snipcheck: %(message)s"))
         logger.addHandler(handler)
         logger.propagate = False

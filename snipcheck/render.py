@@ -143,9 +143,11 @@ def _header(build, src_uri: str) -> list[str]:
         header += ['!!! failure "This page does not build: the checks below failed"', ""]
         for p in problems:
             first, *rest = p.message.split("\n")
-            detail = " (details in the build log)" if rest else ""
-            header.append(f"    - <code>{md_text(p.path)}:{p.line}</code>: {md_text(first)}{detail}"
+            header.append(f"    - <code>{md_text(p.path)}:{p.line}</code>: {md_text(first)}"
                           + (f" ({md_text(p.snippet)})" if p.snippet else ""))
+            if rest:
+                detail = "\n".join(line[4:] if line.startswith("    ") else line for line in rest)
+                header += [""] + _block("        ", "```", "text", detail) + [""]
         header.append("")
     if pending:
         header += ['!!! info "Snippets still running"', "",

@@ -141,6 +141,8 @@ class Runner:
         self._session: dict[tuple[str, str], SnippetResult] = {}  # serve: live results of this session
         self._background: dict[str, tuple[str, Future]] = {}  # serve: name -> (key, running future)
         self._pool: ThreadPoolExecutor | None = None
+        self._announce: set[str] = set()  # serve: runs a page showed as still running
+        self._delivered: dict[str, tuple[str, SnippetResult]] = {}  # serve: their results, once
         self.on_background_done = None
         self.sandbox_note: str | None = None
 
@@ -174,6 +176,11 @@ class Runner:
         return results, stats
 
     def _reuse(self, name: str, key: str, request: Request, hashes: FileHashes) -> SnippetResult | None:
+        if self.mode == "serve":
+            with self._lock:
+                delivered = self._delivered.pop(name, None)
+            if delivered is not None and delivered[0] == key:
+                return delivered[1]
         if request.live:
             if self.mode != "serve":
                 return None  # a live snippet shows what this build measured
@@ -221,6 +228,9 @@ class Runner:
         if started:
             wait([f for _, f in started], timeout=self.serve_wait)
         for name, future in started:
+            with self._lock:
+                if not future.done():
+                    self._announce.add(name)  # the page says "running": rebuild when it ends
             if future.done() and not future.cancelled():
                 results[name] = future.result()
                 stats.ran.append(name)
@@ -233,7 +243,11 @@ class Runner:
             current = self._background.get(name)
             if current is not None and current[1] is future:
                 del self._background[name]
-        if self.on_background_done is not None and not future.cancelled():
+            announce = name in self._announce
+            self._announce.discard(name)
+            if announce and not future.cancelled() and current is not None:
+                self._delivered[name] = (current[0], future.result())  # for the rebuild it triggers
+        if announce and self.on_background_done is not None and not future.cancelled():
             self.on_background_done(name)
 
     def _run_and_store(self, name: str, key: str, request: Request) -> SnippetResult:
