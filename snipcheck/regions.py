@@ -289,6 +289,7 @@ class RangeTie(_NamedTie):
         if got is None:
             return out
         _, looked = got
+        out.value = looked
         if looked.kind not in ("int", "float") or looked.shape:
             what = "a boolean" if looked.kind == "bool" else ("an array of shape " + str(looked.shape) if looked.shape else f"a {looked.kind} number")
             out.problems.append(Problem(ProblemKind.REFERENCE, ctx.path, self.line,

@@ -29,6 +29,28 @@ _IGNORED_ANYWHERE = shutil.ignore_patterns("node_modules", "__pycache__", "*.egg
 BUILD_TIMEOUT = 900
 
 
+# -- what a build measured live (timings): differs from build to build by design -------------------
+
+LIVE_OUTPUT = re.compile(r'<div class="[^"]*\blive-output\b[^"]*">.*?</pre>\s*</div>', re.DOTALL)
+LIVE_NUMBER = re.compile(r'<span class="live-number">[^<]*</span>')
+LIVE_TEXT = re.compile(r"\(this build: [^)]*\)")
+
+
+def strip_live(html: str) -> str:
+    """A page with what this build measured live (live output blocks, the measured part of range
+    ties) replaced by placeholders, so two builds can be compared byte for byte."""
+    return LIVE_NUMBER.sub('<span class="live-number">(live)</span>', LIVE_OUTPUT.sub("<!-- live output -->", html))
+
+
+def live_snippets(project: Path) -> set[str]:
+    """Snippets some page runs live (they run again in every build)."""
+    from snipcheck.document import parse
+
+    docs = project / mkdocs_config(project).get("docs_dir", "docs")
+    return {run.snippet for file in sorted(docs.rglob("*.md"))
+            for run in parse(file.read_text(encoding="utf-8"), file.as_posix()).runs if run.live}
+
+
 # -- running MkDocs -----------------------------------------------------------------------------------
 
 @dataclass

@@ -6,11 +6,16 @@ away from the computed value. The computed value then lies outside the number's 
 build must report a problem naming that page and that line. And the same number rewritten with one
 more digit, still within tolerance of the computed value, must pass.
 
-No MkDocs here: ``Engine.build(pages={...})`` checks the mutated text with the cached results.
+A range tie (a live measurement) is mutated to a range just above the measured value, which must
+fail, and to a range around it, which must pass.
+
+No MkDocs here: ``Engine.recheck`` checks the mutated text against the baseline's results (live
+snippets are not run again for each mutation).
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections import defaultdict
 from dataclasses import dataclass
@@ -19,25 +24,24 @@ from decimal import ROUND_HALF_EVEN, Decimal
 import pytest
 from sitekit import ROOT
 from snipcheck import Engine
-from snipcheck import check as snipcheck_check
-from snipcheck.check import lookup
-from snipcheck.document import _TIE
-from snipcheck.numeric import _NUMBER, Number
+from snipcheck.numeric import Number
+from snipcheck.regions import ComputedTie, OutputBlock, RangeTie
 
 pytestmark = pytest.mark.slow
 BOOLEANS = ("True", "False")
-THOUSANDS = getattr(snipcheck_check, "_THOUSANDS", None)
 
 
 @dataclass
 class Site:
-    number: str  # as written on the page
-    computed: str  # what the snippet computed, as text Decimal reads exactly
+    number: str  # as written on the page (for a range tie: "LOW..HIGH")
+    computed: str  # what the snippet computed (or measured), as text Decimal reads exactly
     uri: str  # the page, relative to the docs folder
     path: str  # as problems name it: docs/PAGE.md
     line: int  # 1-based
     start: int  # column span of the number in that line
     end: int
+    documented: Number | None = None  # the number as the checker reads it (its precision)
+    is_range: bool = False
 
 
 @pytest.fixture(scope="module")
@@ -48,56 +52,49 @@ def baseline():
     return engine, build
 
 
-def _numbers_in(text: str, offset: int = 0) -> list[tuple[str, int, int]]:
-    return [(m.group(), offset + m.start(), offset + m.end()) for m in _NUMBER.finditer(text)]
-
-
 def checked_numbers(build) -> list[Site]:
-    """Every checked number on the site, located to its column, with the value it is checked against."""
+    """Every checked number on the site, located to its column from the regions the checker read
+    (nothing re-derived here), with the value it is checked against."""
     sites: list[Site] = []
     for uri, doc in build.docs.items():
-        lines = doc.text.splitlines()
-        checks = [c for c in build.checks if c.path == doc.path]
-        # Output blocks: the k-th number written on a line is the k-th check of that line.
-        outputs: dict[int, list] = defaultdict(list)
-        for check in checks:
-            if check.what == "output":
-                outputs[check.line].append(check)
-        for line, line_checks in outputs.items():
-            found = _numbers_in(lines[line - 1])
-            assert [n for n, _, _ in found] == [c.documented for c in line_checks], (
-                f"{doc.path}:{line}: cannot line up the written numbers with the checks")
-            for (number, start, end), check in zip(found, line_checks):
-                sites.append(Site(number, check.computed, uri, doc.path, line, start, end))
-        # Prose ties: each tie's numbers, in order, against the looked-up value.
-        tie_checks: dict[int, list] = defaultdict(list)
-        for check in checks:
-            if check.what != "output":
-                tie_checks[check.line].append(check)
-        for line, line_checks in tie_checks.items():
-            ties = [t for t in doc.ties if t.line == line and t.op == "="]
-            assert [t.documented for t in ties] == [c.documented for c in line_checks], (
-                f"{doc.path}:{line}: cannot line up the ties with the checks")
-            for tie, check in zip(ties, line_checks):
-                text = lines[line - 1]
-                match = _TIE.match(text, tie.start)
-                assert match and match.end() == tie.end, f"{doc.path}:{line}: the tie is not where the parser put it"
-                values = lookup(build.results[tie.snippet].values, tie.expr)
-                import numpy as np
-
-                computed = np.asarray(values, dtype=float).ravel().tolist()
-                if tie.documented in BOOLEANS:
-                    found = [(tie.documented, match.start("doc"), match.end("doc"))]
-                    computed = [str(bool(values))]
-                elif THOUSANDS is not None and THOUSANDS.fullmatch(tie.documented):  # "20,000" is one number
-                    found = [(tie.documented, match.start("doc"), match.end("doc"))]
-                else:
-                    found = _numbers_in(match["doc"], match.start("doc"))
-                assert len(found) == len(computed), f"{doc.path}:{line}: {tie.documented} vs {len(computed)} values"
-                for (number, start, end), value in zip(found, computed):
-                    sites.append(Site(number, value if isinstance(value, str) else repr(value), uri, doc.path, line,
-                                      start, end))
+        lines = doc.text.split("\n")
+        for region in doc.regions:
+            outcome = build.outcome(region)
+            if isinstance(region, OutputBlock) and outcome.checks:
+                numbers = [t for t in region.tokens if t.number is not None]
+                cursor: dict[int, int] = defaultdict(int)
+                for token, check in zip(numbers, outcome.checks):
+                    line = region.first_text_line + token.line
+                    text = lines[line - 1]
+                    start = text.find(token.text, max(cursor[line], len(region.indent) + token.column))
+                    assert start >= 0, f"{doc.path}:{line}: cannot find {token.text!r} in the line"
+                    cursor[line] = start + len(token.text)
+                    sites.append(Site(token.text, check.computed, uri, doc.path, line, start, start + len(token.text), token.number))
+            elif isinstance(region, ComputedTie) and outcome.checks:
+                text = lines[region.line - 1]
+                assert text[region.doc_start: region.doc_end] == region.documented, f"{doc.path}:{region.line}: tie not where parsed"
+                flat = [("re", str(bool(outcome.value.data)))] if region.documented in BOOLEANS else outcome.value.flat()
+                assert len(flat) == len(region.value.atoms), f"{doc.path}:{region.line}: {region.documented} vs {len(flat)} values"
+                for atom, (_, value) in zip(region.value.atoms, flat):
+                    start = region.doc_start + atom.start
+                    computed = value if isinstance(value, str) else (repr(value) if isinstance(value, float) else str(value))
+                    sites.append(Site(atom.text, computed, uri, doc.path, region.line, start, start + len(atom.text), atom.number))
+            elif isinstance(region, RangeTie) and outcome.checks:
+                sites.append(Site(f"{region.low.text}..{region.high.text}", repr(outcome.value.data), uri, doc.path, region.line,
+                                  region.doc_start, region.doc_end, is_range=True))
     return sites
+
+
+def past_range(measured: str) -> str:
+    """A range just above the measured value: it must fail."""
+    value = float(measured)
+    low = math.floor(value) + 1
+    return f"{low}..{low + 1}"
+
+
+def within_range(measured: str) -> str:
+    value = float(measured)
+    return f"{math.floor(value) - 1}..{math.ceil(value) + 1}"
 
 
 def _places(text: str) -> int:
@@ -107,6 +104,11 @@ def _places(text: str) -> int:
 
 def past_tolerance(number: str, computed: str) -> str:
     """``number`` moved one unit in its last written digit, away from ``computed``."""
+    if number.endswith("j"):  # an imaginary part: mutate the number, keep the j
+        sign = number[0] if number[0] in "+-" else ""
+        moved = past_tolerance(number[len(sign):-1], computed.lstrip("+"))
+        return (sign if not moved.startswith("-") else "") + moved + "j" if sign else moved + "j"
+    number = number.replace("\u2212", "-")
     if number in BOOLEANS:
         return "False" if number == "True" else "True"
     if number.lower().lstrip("+-") in ("nan", "inf"):
@@ -131,6 +133,9 @@ def past_tolerance(number: str, computed: str) -> str:
 def within_tolerance(number: str, computed: str) -> str:
     """The computed value written with one more digit than ``number``: a different text that the
     documented interval contains, and whose own, narrower interval still contains the value."""
+    if number.endswith("j"):
+        return number
+    number = number.replace("\u2212", "-")
     if number in BOOLEANS or number.lower().lstrip("+-") in ("nan", "inf") or "e" in number.lower():
         return number
     number = number.replace(",", "")
@@ -162,6 +167,31 @@ def test_the_mutations_are_right_on_their_own():
     assert within_tolerance("0.248", "0.24817") == "0.2482"
     assert past_tolerance("20,000", "20000.0") == "19,999" and within_tolerance("20,000", "20000.0") == "20000.0"
     assert past_tolerance("True", "True") == "False" and within_tolerance("True", "True") == "True"
+    assert past_tolerance("\u22120.5", "-0.5") == "-0.6"
+    assert past_tolerance("+1.2j", "1.2") == "+1.1j"
+    assert past_range("4.1") == "5..6" and within_range("4.1") == "3..6"
+    for measured in ("4.1", "0.02", "12.0"):
+        low, high = (Decimal(x) for x in past_range(measured).split(".."))
+        assert not low <= Decimal(measured) <= high
+        low, high = (Decimal(x) for x in within_range(measured).split(".."))
+        assert low <= Decimal(measured) <= high
+
+
+def test_the_gate_finds_and_mutates_range_ties(tmp_path):
+    """The gate on a tiny project with a live run and a range tie (the real site may have none yet)."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "snippets").mkdir()
+    (tmp_path / "docs" / "p.md").write_text('```python run="t.py" live\n```\n\nGrows {{ 3..5 ~ g }} and {{ 0.5 = h }}.\n')
+    (tmp_path / "snippets" / "t.py").write_text("g = 4.1\nh = 0.5\n")
+    engine = Engine(tmp_path, check_determinism=False)
+    build = engine.build()
+    assert build.problems == []
+    sites = checked_numbers(build)
+    assert [(s.number, s.is_range) for s in sites] == [("3..5", True), ("0.5", False)]
+    mutated = engine.recheck(build, {"p.md": _mutate(build.docs["p.md"].text, sites[0], past_range(sites[0].computed))})
+    assert [str(p) for p in mutated.problems] == ["docs/p.md:4: documented 5..6, measured 4.1 (snippets/t.py)"]
+    kept = engine.recheck(build, {"p.md": _mutate(build.docs["p.md"].text, sites[0], within_range(sites[0].computed))})
+    assert kept.problems == []
 
 
 def test_every_checked_number_past_its_tolerance_fails_at_its_page_and_line(baseline):
@@ -170,9 +200,12 @@ def test_every_checked_number_past_its_tolerance_fails_at_its_page_and_line(base
     assert len(sites) >= len(build.checks), "fewer located numbers than checks"
     missed = []
     for site in sites:
-        new = past_tolerance(site.number, site.computed)
-        assert new in BOOLEANS or not Number(new).accepts(site.computed), f"{site}: {new} is not past the tolerance"
-        mutated = engine.build(pages={site.uri: _mutate(build.docs[site.uri].text, site, new)})
+        if site.is_range:
+            new = past_range(site.computed)
+        else:
+            new = past_tolerance(site.number, site.computed)
+            assert new in BOOLEANS or not Number(new).accepts(site.computed.lstrip("+")), f"{site}: {new} is not past the tolerance"
+        mutated = engine.recheck(build, {site.uri: _mutate(build.docs[site.uri].text, site, new)})
         named = [p for p in mutated.problems if p.path == site.path and p.line == site.line]
         if not named:
             missed.append(f"{site.path}:{site.line}: {site.number} -> {new} (computed {site.computed}) was not caught; "
@@ -193,10 +226,10 @@ def test_every_checked_number_rewritten_within_tolerance_passes(baseline):
         text = build.docs[uri].text
         # Right to left on each line, so earlier columns stay valid.
         for site in sorted(page_sites, key=lambda s: (s.line, -s.start)):
-            new = within_tolerance(site.number, site.computed)
+            new = within_range(site.computed) if site.is_range else within_tolerance(site.number, site.computed)
             rewritten += new != site.number
             text = _mutate(text, site, new)
-        result = engine.build(pages={uri: text})
+        result = engine.recheck(build, {uri: text})
         problems = [str(p) for p in result.problems if p.path == build.docs[uri].path]
         assert problems == [], f"{uri}: values rewritten within tolerance were rejected:\n" + "\n".join(problems)
     print(f"\n{rewritten} checked numbers rewritten with one more digit, within tolerance: all pass")

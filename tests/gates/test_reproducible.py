@@ -5,7 +5,9 @@ folders and separate processes (so paths, hash seeds, thread timing and temp nam
 second as if on another day (SOURCE_DATE_EPOCH). Every HTML and SVG file must be identical,
 and so must everything else the site ships, except what is measured live:
 
-- pages with a run block marked ``live`` (timings) are compared with their live output removed;
+- pages are compared with what was measured live removed: the output of run blocks marked
+  ``live`` and the measured part of range ties (``<span class="live-number">``), on the pages and
+  on the verification page;
 - the figures drawn by live snippets, and the executed notebooks of pages with live runs, are
   left out (they show what this build measured);
 - the sitemap's gzip copy is compared by content (its header carries the build date).
@@ -21,13 +23,12 @@ import re
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from sitekit import ROOT, copy_project, mkdocs_build, mkdocs_config
+from sitekit import LIVE_NUMBER, LIVE_TEXT, ROOT, copy_project, mkdocs_build, mkdocs_config, strip_live
 from snipcheck.document import parse
 
 pytestmark = pytest.mark.slow
 
 ANOTHER_DAY = "1000000000"  # 2001-09-09: the second build pretends to run on another day
-LIVE_OUTPUT = re.compile(r'<div class="[^"]*\blive-output\b[^"]*">.*?</pre>\s*</div>', re.DOTALL)
 
 
 def live_parts(project) -> tuple[set[str], set[str]]:
@@ -77,14 +78,15 @@ def two_builds(site_build, tmp_path_factory):
 def _comparable(rel: str, data: bytes, live_pages: set[str]) -> bytes:
     if rel.endswith(".gz"):
         return gzip.decompress(data)
-    page = rel[: -len("index.html")] if rel.endswith("index.html") else None
-    if page in live_pages:
-        return LIVE_OUTPUT.sub("<!-- live output -->", data.decode("utf-8")).encode("utf-8")
+    if rel.endswith(".html"):
+        return strip_live(data.decode("utf-8")).encode("utf-8")
     if rel == "search/search_index.json":
         index = json.loads(data)
         for doc in index.get("docs", []):
-            if doc["location"].split("#", 1)[0] in live_pages:
+            page = doc["location"].split("#", 1)[0]
+            if page in live_pages or (page == "verification/" and "live-number" in doc.get("text", "")):
                 doc["text"] = "(page with live output)"
+            doc["text"] = LIVE_TEXT.sub("(this build: live)", LIVE_NUMBER.sub("(live)", doc.get("text", "")))
         return json.dumps(index, sort_keys=False).encode("utf-8")
     return data
 
