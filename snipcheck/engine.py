@@ -147,8 +147,10 @@ class Engine:
         return requests
 
     def check(self, docs: dict[str, Document], results: dict[str, SnippetResult], stats: Stats | None = None,
-              problems: list[Problem] | None = None) -> Build:
-        """Check every region of ``docs`` against ``results`` (no snippet runs here)."""
+              problems: list[Problem] | None = None, site: dict[str, Document] | None = None) -> Build:
+        """Check every region of ``docs`` against ``results`` (no snippet runs here). ``site`` is
+        every page of the site, if ``docs`` is only some of them: which snippets run, and which
+        run live, is a property of the whole site."""
         sources = {}
         for name in results:
             try:
@@ -157,8 +159,9 @@ class Engine:
                 pass
         out = Build(docs, results, stats or Stats(), sources, self._rel(self.docs_dir), serving=self.mode == "serve")
         out.problems += problems or []
-        live = {run.snippet for doc in docs.values() for run in doc.runs if run.live}
-        shown = {run.snippet for doc in docs.values() for run in doc.runs}
+        every = {**(site or {}), **docs}
+        live = {run.snippet for doc in every.values() for run in doc.runs if run.live}
+        shown = {run.snippet for doc in every.values() for run in doc.runs}
         drawn = {f"{FIGURES_DIR}/{name.rsplit('.', 1)[0]}/{fig}" for name, r in results.items() for fig in r.figures}
         failed = tuple(f"{FIGURES_DIR}/{name.rsplit('.', 1)[0]}/" for name, r in results.items() if r.error is not None or r.pending)
         for uri, doc in docs.items():
@@ -173,7 +176,7 @@ class Engine:
             page_problems.sort(key=lambda p: p.line)
             out.page_problems[uri] = page_problems
             out.problems += page_problems
-        out.problems += self._unused(docs, results)
+        out.problems += self._unused(every, results)
         _assign_anchors(out)
         return out
 
@@ -185,7 +188,7 @@ class Engine:
         if missing:
             more, _ = self.runner.run_all({name: Request() for name in missing})
             results.update(more)
-        return self.check(docs, results, build.stats)
+        return self.check(docs, results, build.stats, site=build.docs)
 
     def _no_pages(self) -> Problem:
         where = self._rel(self.docs_dir)
