@@ -326,14 +326,19 @@ class _Tracker:
                 real = importlib.util.source_from_cache(real)
             except ValueError:
                 pass
-        if not self._tracked(real) or real in self.reads:
+        if not self._tracked(real):
             return
+        rel = os.path.relpath(real, self.root)
         self.active = False
         try:
+            if rel in self.reads:  # read again: a file that changed since its first read is flagged
+                now = os.stat(real)
+                if [now.st_mtime_ns, now.st_ctime_ns, now.st_size, now.st_ino] != self.reads[rel]["stat"]:
+                    self.reads[rel]["stat"] = None
+                return
             with open(real, "rb") as handle:
                 before = os.fstat(handle.fileno())
                 digest = hashlib.sha256(handle.read()).hexdigest()
-            rel = os.path.relpath(real, self.root)
             self.reads[rel] = {"sha256": digest, "stat": [before.st_mtime_ns, before.st_ctime_ns, before.st_size, before.st_ino]}
         except (OSError, IsADirectoryError):
             pass

@@ -68,19 +68,34 @@ def test_a_module_edited_with_the_same_size_and_time_is_not_served_stale(project
 
 
 def test_a_file_edited_while_its_snippet_runs_is_not_cached_as_seen(project):
+    import glob
+    import tempfile
+    import uuid
+
     data = project.module("data/input.txt", "1\n")
-    project.snippet("s.py", f"import time\nvalue = int(open({str(data)!r}).read())\ntime.sleep(1.5)\n")
+    marker = f"read-{uuid.uuid4().hex}"
+    project.snippet("s.py", f"""import os, time
+value = int(open({str(data)!r}).read())
+open({marker!r}, "w").close()
+deadline = time.monotonic() + 30
+while open({str(data)!r}).read().strip() == "1" and time.monotonic() < deadline:
+    time.sleep(0.05)
+os.remove({marker!r})
+""")
     project.page("p.md", PAGE.replace("VALUE", "1"))
 
     def edit():
-        time.sleep(0.8)
+        deadline = time.monotonic() + 30
+        while not glob.glob(os.path.join(tempfile.gettempdir(), "snipcheck-*", "work", marker)) and time.monotonic() < deadline:
+            time.sleep(0.05)
         data.write_text("2\n")
 
     editor = threading.Thread(target=edit)
     editor.start()
     first = project.build()
     editor.join()
-    assert first.problems == []  # the run read 1
+    assert first.problems == []  # the run read 1, and the file changed before it ended
+    assert not (project.root / ".cache" / "snipcheck" / "s.py.json").exists()
     second = project.build()
     assert second.stats.ran == ["s.py"], "a result whose input changed during the run was cached"
     assert [str(p) for p in second.problems] == ["docs/p.md:6: documented 1, computed value = 2 (snippets/s.py)"]
