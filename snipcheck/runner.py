@@ -110,8 +110,10 @@ def environment_fingerprint() -> str:
     distribution and its version, the snippet environment and the runner's own code."""
     parts = [RUNNER_VERSION, sys.version, sys.executable, MATPLOTLIBRC, repr(sorted(PINNED_ENV.items())),
              str(DEFAULT_MEMORY_MB)]
-    distributions = sorted(f"{d.metadata['Name']}=={d.version}" for d in importlib.metadata.distributions()
-                           if d.metadata and d.metadata["Name"])
+    # One entry per distribution, however often the path lists it (an editable install is also
+    # found from the project folder): the fingerprint must not depend on where the build runs.
+    distributions = sorted({f"{re.sub(r'[-_.]+', '-', d.metadata['Name']).lower()}=={d.version}"
+                            for d in importlib.metadata.distributions() if d.metadata and d.metadata["Name"]})
     parts.append("\n".join(distributions))
     here = Path(__file__).parent
     parts += [(here / name).read_text(encoding="utf-8") for name in _OWN_FILES]
