@@ -15,6 +15,9 @@ site snippet depends only on the modules it really uses.
     attn.cost       attention_flops, recurrent_flops, attention_crossover,
                     sequential_steps, score_matrix_bytes, score_block_bytes
 
+    attn.kernels    the fast paths behind scaled_dot_product_attention and
+                    blockwise_attention (not public API; see its docstring)
+
 Taught on: docs/02-one-head-by-hand.md
 """
 
@@ -80,7 +83,7 @@ __all__ = [
     "score_block_bytes",
 ]
 
-_SUBMODULES = ("core", "blockwise", "multihead", "position", "layers", "init", "params", "cost")
+_SUBMODULES = ("core", "blockwise", "multihead", "position", "layers", "init", "params", "cost", "kernels")
 
 
 def __getattr__(name):

@@ -21,6 +21,8 @@ when n < d, and they are equal at n = d (``attention_crossover(d) == d``).
 Taught on: docs/01-what-it-replaced.md
 """
 
+from ._validate import check_int
+
 
 def attention_flops(n, d):
     """FLOPs of self-attention's two n x n matrix products: 4 * n^2 * d.
@@ -28,9 +30,12 @@ def attention_flops(n, d):
     Q K^T and weights @ V, n * n * d multiply-adds each, 2 FLOPs per
     multiply-add (see the module docstring for what is left out). -> int
 
+    >>> attention_flops(n=10, d=64)  # 4 * 10^2 * 64
+    25600
+
     Taught on: docs/01-what-it-replaced.md
     """
-    n, d = _count(n, "n"), _count(d, "d")
+    n, d = check_int(n, "n", 0), check_int(d, "d", 0)
     return 2 * 2 * n * n * d
 
 
@@ -41,9 +46,12 @@ def recurrent_flops(n, d):
     matrix-vector products (2 * d * d multiply-adds), 2 FLOPs per
     multiply-add. -> int
 
+    >>> recurrent_flops(n=10, d=64)  # 4 * 10 * 64^2
+    163840
+
     Taught on: docs/01-what-it-replaced.md
     """
-    n, d = _count(n, "n"), _count(d, "d")
+    n, d = check_int(n, "n", 0), check_int(d, "d", 0)
     return 2 * 2 * n * d * d
 
 
@@ -53,9 +61,12 @@ def attention_crossover(d):
     4 n^2 d = 4 n d^2  <=>  n = d. Below it attention is cheaper, above it
     the recurrent layer is. -> int (= d)
 
+    >>> attention_crossover(512)
+    512
+
     Taught on: docs/01-what-it-replaced.md
     """
-    return _count(d, "d")
+    return check_int(d, "d", 0)
 
 
 def sequential_steps(n, kind):
@@ -63,9 +74,14 @@ def sequential_steps(n, kind):
 
     kind "attention" -> 1 (every position at once), "recurrent" -> n. -> int
 
+    >>> sequential_steps(100, "attention"), sequential_steps(100, "recurrent")
+    (1, 100)
+
     Taught on: docs/01-what-it-replaced.md
     """
-    n = _count(n, "n")
+    n = check_int(n, "n", 0)
+    if not isinstance(kind, str):
+        raise TypeError(f"kind must be a str, 'attention' or 'recurrent', got {type(kind).__name__}")
     if kind == "attention":
         return 1
     if kind == "recurrent":
@@ -78,9 +94,13 @@ def score_matrix_bytes(n, itemsize=8):
 
     itemsize 8 for float64, 4 for float32. -> int
 
+    >>> score_matrix_bytes(4096) / 2**20  # MiB of one float64 (n, n) matrix
+    128.0
+
     Taught on: docs/07-block-masking-cost.md
     """
-    return _count(n, "n") * _count(n, "n") * _count(itemsize, "itemsize")
+    n = check_int(n, "n", 0)
+    return n * n * check_int(itemsize, "itemsize", 0)
 
 
 def score_block_bytes(block_size, key_block_size, itemsize=8):
@@ -89,16 +109,10 @@ def score_block_bytes(block_size, key_block_size, itemsize=8):
     Independent of n: this is why blockwise memory is O(n * block), not O(n^2).
     -> int
 
+    >>> score_block_bytes(256, 2048) / 2**20  # MiB of one float64 (256, 2048) block
+    4.0
+
     Taught on: docs/07-block-masking-cost.md
     """
-    return _count(block_size, "block_size") * _count(key_block_size, "key_block_size") * _count(itemsize, "itemsize")
-
-
-def _count(value, name):
-    """``value`` as a non-negative Python int, else TypeError / ValueError."""
-    if isinstance(value, bool) or not hasattr(value, "__index__"):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    value = value.__index__()
-    if value < 0:
-        raise ValueError(f"{name} must be >= 0, got {value}")
-    return value
+    block_size, key_block_size = check_int(block_size, "block_size", 0), check_int(key_block_size, "key_block_size", 0)
+    return block_size * key_block_size * check_int(itemsize, "itemsize", 0)

@@ -17,6 +17,7 @@ Taught on: docs/07-block-masking-cost.md
 
 import numpy as np
 
+from ._validate import check_positive, check_same_width, float_arrays, real_array
 from .core import causal_mask
 from .multihead import multi_head_attention
 
@@ -24,13 +25,17 @@ from .multihead import multi_head_attention
 def layer_norm(x, gamma=None, beta=None, eps=1e-5):
     """Normalise each position over its features: gamma * (x - mean) / sqrt(var + eps) + beta.
 
-    x: (..., n, d_model), gamma, beta: (d_model,) or None (meaning 1 and 0)
-    -> (..., n, d_model)
+    x: (..., n, d_model), gamma, beta: (d_model,) or None (meaning 1 and 0), eps > 0
+    -> (..., n, d_model). Integer input gives float64, float16 gives float32.
+
+    >>> layer_norm(np.array([[1.0, 2.0, 3.0]]), eps=1e-12).round(4)  # (n, d_model) -> (n, d_model)
+    array([[-1.2247,  0.    ,  1.2247]])
 
     Taught on: docs/07-block-masking-cost.md
     """
-    x = np.asarray(x)
+    x = real_array(x, "x", 1, "(..., n, d_model)")
     x = x.astype(np.result_type(x.dtype, np.float32), copy=False)  # ints -> float64
+    eps = check_positive(eps, "eps")
     mean = x.mean(axis=-1, keepdims=True)  # (..., n, 1)
     var = x.var(axis=-1, keepdims=True)  # (..., n, 1)
     y = (x - mean) / np.sqrt(var + eps)  # a new array: x is never written
@@ -47,8 +52,13 @@ def feed_forward(x, params):
     x: (..., n, d_model), params: {"W_1" (d_model, d_ff), "b_1" (d_ff,),
     "W_2" (d_ff, d_model), "b_2" (d_model,)} -> (..., n, d_model)
 
+    >>> params = {"W_1": np.eye(2, 3), "b_1": np.array([0.0, -5.0, 1.0]), "W_2": np.ones((3, 2)), "b_2": np.zeros(2)}
+    >>> feed_forward(np.array([[1.0, 2.0]]), params)  # (n, d_model) -> (n, d_model)
+    array([[2., 2.]])
+
     Taught on: docs/07-block-masking-cost.md
     """
+    (x,) = float_arrays(x=x)
     hidden = np.maximum(x @ params["W_1"] + params["b_1"], 0.0)  # (..., n, d_ff)
     return hidden @ params["W_2"] + params["b_2"]
 
@@ -60,8 +70,14 @@ def encoder_layer(x, params, h, mask=None):
     mask: bool broadcastable to (..., n, n), e.g. a padding mask
     -> (..., n, d_model)
 
+    >>> from attn.init import init_encoder_layer
+    >>> params = init_encoder_layer(np.random.default_rng(0), d_model=8, d_ff=16)
+    >>> encoder_layer(np.ones((2, 5, 8)), params, h=2).shape  # (batch, n, d_model)
+    (2, 5, 8)
+
     Taught on: docs/07-block-masking-cost.md
     """
+    x = real_array(x, "x", 2, "(..., n, d_model)")
     x = layer_norm(x + multi_head_attention(x, x, params["self_attn"], h, mask), **params["norm1"])
     x = layer_norm(x + feed_forward(x, params["ffn"]), **params["norm2"])
     return x
@@ -77,10 +93,18 @@ def decoder_layer(y, memory, params, h, self_mask=None, memory_mask=None):
     memory_mask: bool broadcastable to (..., n, m), e.g. a padding mask of
     the source -> (..., n, d_model)
 
+    >>> from attn.init import init_decoder_layer
+    >>> params = init_decoder_layer(np.random.default_rng(0), d_model=8, d_ff=16)
+    >>> decoder_layer(np.ones((2, 5, 8)), np.ones((2, 7, 8)), params, h=2).shape  # (batch, n, d_model)
+    (2, 5, 8)
+
     Taught on: docs/07-block-masking-cost.md
     """
+    y = real_array(y, "y", 2, "(..., n, d_model)")
+    memory = real_array(memory, "memory", 2, "(..., m, d_model)")
+    check_same_width(y, memory, ("y", "memory"))
     if self_mask is None:
-        self_mask = causal_mask(np.shape(y)[-2])
+        self_mask = causal_mask(y.shape[-2])
     y = layer_norm(y + multi_head_attention(y, y, params["self_attn"], h, self_mask), **params["norm1"])
     y = layer_norm(y + multi_head_attention(y, memory, params["cross_attn"], h, memory_mask), **params["norm2"])
     y = layer_norm(y + feed_forward(y, params["ffn"]), **params["norm3"])

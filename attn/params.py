@@ -13,6 +13,9 @@ def count_parameters(params):
     TypeError on any other leaf, so a typo cannot silently count as 0.
     -> int
 
+    >>> count_parameters({"W": np.ones((3, 4)), "norm": [np.ones(4), np.zeros(4)]})  # 12 + 4 + 4
+    20
+
     Taught on: docs/05-multi-head.md
     """
     if isinstance(params, (np.ndarray, np.generic)):

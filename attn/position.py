@@ -8,6 +8,8 @@ Taught on: docs/06-position.md
 
 import numpy as np
 
+from ._validate import check_int, check_positive
+
 
 def positional_encoding(n, d_model, base=10000.0):
     """The sinusoidal encodings of positions 0..n-1.
@@ -16,13 +18,16 @@ def positional_encoding(n, d_model, base=10000.0):
     odd columns 2i+1 the cos of the same angle; an odd d_model ends on a sin
     column. Row 0 is [0, 1, 0, 1, ...].
 
+    >>> positional_encoding(3, 4).round(3)  # (n, d_model)
+    array([[ 0.   ,  1.   ,  0.   ,  1.   ],
+           [ 0.841,  0.54 ,  0.01 ,  1.   ],
+           [ 0.909, -0.416,  0.02 ,  1.   ]])
+
     Taught on: docs/06-position.md
     """
-    for value, name in ((n, "n"), (d_model, "d_model")):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
-            raise ValueError(f"{name} must be a non-negative int, got {value!r}")
-    if not base > 0:
-        raise ValueError(f"base must be positive, got {base!r}")
+    n = check_int(n, "n", minimum=0)
+    d_model = check_int(d_model, "d_model", minimum=0)
+    base = check_positive(base, "base")
     pos = np.arange(n, dtype=np.float64)[:, None]  # (n, 1)
     two_i = np.arange(0, d_model, 2, dtype=np.float64)  # (ceil(d_model / 2),)
     angle = pos / base ** (two_i / d_model)  # (n, ceil(d_model / 2))

@@ -4,7 +4,7 @@ import numpy as np
 
 from attn import (blockwise_attention, plain_attention,
                   scaled_dot_product_attention)
-from attn.core import QUERY_BLOCK
+from attn.kernels import QUERY_BLOCK
 from attn.blockwise import BLOCK_SIZE, KEY_BLOCK_SIZE
 from attn.cost import score_block_bytes, score_matrix_bytes
 

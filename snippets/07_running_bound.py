@@ -1,7 +1,7 @@
 import numpy as np
 
 from attn import plain_attention
-from attn.core import LOOSE_BOUND
+from attn.kernels import LOOSE_BOUND
 
 seed = 0
 n, d_k, d_v = 1000, 64, 64

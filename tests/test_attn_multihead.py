@@ -117,9 +117,11 @@ def test_positional_encoding_breaks_equivariance(rng, h):
     assert not np.allclose(shuffled, with_pos[perm], atol=1e-6)
 
 
-@pytest.mark.parametrize("h", [0, 3, -1, 2.0])
-def test_split_heads_rejects_bad_h(h):
-    with pytest.raises(ValueError):
+@pytest.mark.parametrize(
+    "h, error", [(0, ValueError), (3, ValueError), (-1, ValueError), (2.0, TypeError), (True, TypeError)]
+)
+def test_split_heads_rejects_bad_h(h, error):
+    with pytest.raises(error, match="h"):
         split_heads(np.ones((2, 8)), h)
 
 
