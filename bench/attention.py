@@ -152,10 +152,7 @@ def measure(n, d=64, repeat=7, seed=0, methods=METHODS, min_seconds=0.0, max_rep
             start = time.perf_counter()
             calls[name]()
             times[name].append(1e3 * (time.perf_counter() - start))
-    return {
-        name: {"times_ms": ts, "median_ms": statistics.median(ts), "min_ms": min(ts)}
-        for name, ts in times.items()
-    }
+    return {name: {"times_ms": ts, "median_ms": statistics.median(ts), "min_ms": min(ts)} for name, ts in times.items()}
 
 
 def peak_memory(n, d=64, method="default", seed=0):
@@ -245,7 +242,9 @@ def format_targets(report):
             lines.append(f"  not measured  {description} (needs n >= {min_n})")
         else:
             shown = f"{worst:.3f}" if worst >= 1e-2 else f"{worst:.2e}"  # 1.103 must not print as 1.1
-            lines.append(f"  {'met   ' if met else 'MISSED'}        {description}, n >= {min_n}: worst {shown} (limit {limit:g})")
+            lines.append(
+                f"  {'met   ' if met else 'MISSED'}        {description}, n >= {min_n}: worst {shown} (limit {limit:g})"
+            )
     return "\n".join(lines)
 
 
@@ -331,7 +330,9 @@ def main(argv=None):
     parser.add_argument("--d", type=int, default=64)
     parser.add_argument("--repeat", type=int, default=7, help="at least this many timed rounds per n")
     parser.add_argument(
-        "--min-seconds", type=float, default=2.0,
+        "--min-seconds",
+        type=float,
+        default=2.0,
         help="more rounds at small n, until they add up to about this long (0: exactly --repeat)",
     )
     parser.add_argument("--seed", type=int, default=0)

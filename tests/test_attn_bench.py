@@ -16,8 +16,18 @@ METHODS = {"plain", "default", "blockwise", "floor"}
 def test_benchmark_writes_sane_json(tmp_path):
     out = tmp_path / "results.json"
     result = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "attention.py"), "--max-n", "256", "--repeat", "2", "--min-seconds", "0",
-         "--json", str(out)],
+        [
+            sys.executable,
+            str(ROOT / "bench" / "attention.py"),
+            "--max-n",
+            "256",
+            "--repeat",
+            "2",
+            "--min-seconds",
+            "0",
+            "--json",
+            str(out),
+        ],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -66,12 +76,28 @@ def load_bench():
 
 def fake_report(n, default, blockwise, plain_bytes=100, blockwise_bytes=1):
     """A report with given default and blockwise ratios to the floor at one n."""
+
     def method(ratio_to_floor, peak):
-        return {"ratio_to_floor": ratio_to_floor, "ratio_to_plain": ratio_to_floor / 2,
-                "peak_bytes": peak, "float64_max_abs_diff": 0.0}
-    return {"results": [{"n": n, "methods": {
-        "plain": method(2.0, plain_bytes), "floor": method(1.0, plain_bytes),
-        "default": method(default, 1), "blockwise": method(blockwise, blockwise_bytes)}}]}
+        return {
+            "ratio_to_floor": ratio_to_floor,
+            "ratio_to_plain": ratio_to_floor / 2,
+            "peak_bytes": peak,
+            "float64_max_abs_diff": 0.0,
+        }
+
+    return {
+        "results": [
+            {
+                "n": n,
+                "methods": {
+                    "plain": method(2.0, plain_bytes),
+                    "floor": method(1.0, plain_bytes),
+                    "default": method(default, 1),
+                    "blockwise": method(blockwise, blockwise_bytes),
+                },
+            }
+        ]
+    }
 
 
 @pytest.mark.parametrize(
