@@ -313,7 +313,8 @@ class Values:
     part of v (nan and inf read as 0), and the rest is added back for the rows that may see it, as
     IEEE arithmetic gives it to those rows: a weight times nan is nan, 0 * inf is nan, a positive
     weight times +-inf is +-inf, and inf - inf is nan. Without a mask, or with every value finite,
-    this is p @ v itself.
+    this is p @ v itself. (The online softmax applies this per key block and rescales as it goes:
+    an inf whose final weight underflows to 0 may stay inf there where the equation gives nan.)
     """
 
     def __init__(self, v, mask):
