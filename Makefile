@@ -1,6 +1,8 @@
 # Two commands do all the set-up on a fresh machine with Python 3.11:
 #   make serve   - the site on http://127.0.0.1:8000, rebuilt on every edit
 #   make test    - the whole test suite (checker, library, full site build, browser)
+# make publish builds what the deploy workflow publishes: the site (SITE_URL, REPO_URL: where it
+# is published) with the zip of the offline build inside it.
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
@@ -8,12 +10,17 @@ STAMP := $(VENV)/.installed
 AXE := tests/gates/node_modules/axe-core/axe.min.js
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve test build check accept bench measure browser clean
+OFFLINE_ZIP := downloads/attention-computed-offline.zip
 
-$(STAMP): pyproject.toml requirements.lock
-	$(PYTHON) -m venv $(VENV)
+.PHONY: serve test build offline publish check accept bench measure browser clean
+
+# requirements.lock pins every package the site and the tests need (toolchain/requirements*.txt are
+# the direct ones); then attn (./pyproject.toml) and the toolchain (toolchain/, the snipcheck plugin)
+# are installed editable from this checkout, with the pinned build backends.
+$(STAMP): pyproject.toml requirements.lock toolchain/pyproject.toml
+	$(PYTHON) -m venv --clear $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.lock
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e . -e ./toolchain
 	touch $(STAMP)
 
 serve: $(STAMP)
@@ -24,6 +31,17 @@ test: $(STAMP) browser
 
 build: $(STAMP)
 	$(BIN)/mkdocs build --strict
+
+# The site for reading from disk (file://): Material's offline plugin, into site-offline/.
+offline: $(STAMP)
+	OFFLINE=true OFFLINE_ZIP= NOTEBOOK_CACHE=.cache/mkdocs-jupyter-offline $(BIN)/mkdocs build --strict -d site-offline
+
+# The site as published: built (its footer offers the zip), then the offline build (warm: it
+# reuses the snippet results), zipped into it.
+publish: $(STAMP)
+	OFFLINE=false OFFLINE_ZIP=$(OFFLINE_ZIP) $(BIN)/mkdocs build --strict
+	$(MAKE) --no-print-directory offline
+	$(BIN)/python scripts/offline_zip.py site-offline site/$(OFFLINE_ZIP)
 
 check: $(STAMP)
 	$(BIN)/python -m snipcheck check
@@ -47,4 +65,4 @@ $(AXE): tests/gates/package.json tests/gates/package-lock.json
 	touch $@
 
 clean:
-	rm -rf site .cache test-artifacts
+	rm -rf site site-offline .cache test-artifacts

@@ -1,7 +1,9 @@
 """MkDocs hook: the site loads nothing from another host, and the build proves it page by page.
 
 nbconvert's notebook template always adds a MathJax script from a CDN; our notebooks hold code and
-plain Markdown only, so that block is removed. Any other script, stylesheet, font, image or frame
+plain Markdown only, so that block is removed. Material's offline plugin adds its search shim
+(iframe-worker) from a CDN; the site serves its own copy of the same file instead
+(docs/assets/vendor/, from the npm package). Any other script, stylesheet, font, image or frame
 that a page would fetch from another host fails the build with the page's name.
 """
 
@@ -10,12 +12,27 @@ from __future__ import annotations
 import re
 
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
 
 _NBCONVERT_MATHJAX = re.compile(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", re.DOTALL)
 _TAG = re.compile(r"<(script|link|img|iframe|source|audio|video|embed|object)\b[^>]*>", re.IGNORECASE)
 _REMOTE_ATTR = re.compile(r"""\s(?:src|href|data|srcset)\s*=\s*["']?\s*((?:https?:)?//[^"'\s>]+)""", re.IGNORECASE)
 _NOT_FETCHED = re.compile(r"""\srel\s*=\s*["']?(?:canonical|alternate|author|license|me|nofollow)\b""", re.IGNORECASE)
+_REMOTE_URL = re.compile(r"^\s*(?:https?:)?//", re.IGNORECASE)
 _CSS_REMOTE = re.compile(r"""(?:url\(\s*["']?|@import\s+["'])((?:https?:)?//[^"')\s]+)""", re.IGNORECASE)
+
+
+# A polyfill a plugin adds from another host -> the site's own copy of the same file.
+VENDORED_POLYFILLS = {"iframe-worker": "assets/vendor/iframe-worker/shim.js"}
+
+
+def local_polyfills(polyfills: list[str]) -> list[str]:
+    """``polyfills`` with each remote script that the site vendors replaced by its local copy."""
+    out = []
+    for url in polyfills:
+        local = next((path for name, path in VENDORED_POLYFILLS.items() if name in url), None)
+        out.append(local if local and _REMOTE_URL.match(url) else url)
+    return out
 
 
 def remote_fetches(html: str) -> list[str]:
@@ -27,6 +44,13 @@ def remote_fetches(html: str) -> list[str]:
         found += [m.group(1) for m in _REMOTE_ATTR.finditer(tag.group())]
     found += [m.group(1) for m in _CSS_REMOTE.finditer(html)]
     return found
+
+
+@event_priority(-50)  # after the plugins' own on_config (the offline plugin adds its shim there)
+def on_config(config):
+    if config.extra.get("polyfills"):
+        config.extra["polyfills"] = local_polyfills(list(config.extra["polyfills"]))
+    return config
 
 
 def on_post_page(output: str, page, config) -> str:

@@ -4,9 +4,14 @@ Everything is derived from what the build produced (the sitemap, the HTML files)
 hand-kept list of pages, because the pages are being written while these tests run.
 
 - ``site_build``: ``mkdocs build --strict`` of the real project into a temporary folder, with the
-  project's own ``.cache/snipcheck`` (so it is warm after the first build);
-- ``site``: the same, failing every dependent test with the build log if the build failed;
-- ``server``: the built folder served by the standard library on 127.0.0.1 and a free port;
+  project's own ``.cache/snipcheck`` (so it is warm after the first build), configured as
+  ``make publish`` configures it (sitekit.PUBLISH_ENV: published at a sub-path);
+- ``offline_build``: the build for reading offline (``make offline``), after the first (warm);
+- ``site``: the site as ``make publish`` makes it, the first build with the zip of the offline
+  build inside; failing every dependent test with the build log if a build failed;
+- ``server``: the site served by the standard library on 127.0.0.1 and a free port, under the
+  sub-path of its site_url (``/some-prefix/``), answering any other path with its 404 page, as
+  GitHub Pages serves a project;
 - ``browser``: Debian's Chromium driven by Playwright (never a downloaded browser).
 """
 
@@ -14,12 +19,15 @@ from __future__ import annotations
 
 import functools
 import os
+import shutil
 import threading
 from dataclasses import dataclass
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import urlsplit
 
 import pytest
-from sitekit import CHROMIUM, CHROMIUM_ARGS, ROOT, BuildRun, Site, crawl, mkdocs_build
+from sitekit import (CHROMIUM, CHROMIUM_ARGS, OFFLINE_ZIP, ROOT, SITE_PREFIX, BuildRun, Site, crawl, mkdocs_build,
+                     offline_build_env, write_offline_zip)
 
 
 @pytest.fixture(scope="session")
@@ -29,15 +37,48 @@ def site_build(tmp_path_factory) -> BuildRun:
 
 
 @pytest.fixture(scope="session")
-def site(site_build) -> Site:
-    if not site_build.ok:
-        pytest.fail(f"mkdocs build --strict failed (exit {site_build.returncode}):\n{site_build.log[-6000:]}",
-                    pytrace=False)
-    pages, orphans = crawl(site_build.site_dir)
-    return Site(site_build.site_dir, site_build, pages, orphans)
+def offline_build(site_build, tmp_path_factory) -> BuildRun:
+    """The build for reading offline, made after the first one so that it reuses its snippet results."""
+    return mkdocs_build(ROOT, tmp_path_factory.mktemp("offline") / "site", env=offline_build_env(ROOT))
+
+
+@pytest.fixture(scope="session")
+def site(site_build, offline_build, tmp_path_factory) -> Site:
+    for name, run in (("mkdocs build --strict", site_build), ("the offline build", offline_build)):
+        if not run.ok:
+            pytest.fail(f"{name} failed (exit {run.returncode}):\n{run.log[-6000:]}", pytrace=False)
+    # As `make publish` does: the zip of the offline build goes into the site. Into a copy, so that
+    # the first build's folder stays what that build wrote (test_reproducible.py compares it).
+    published = tmp_path_factory.mktemp("published") / "site"
+    shutil.copytree(site_build.site_dir, published)
+    write_offline_zip(offline_build.site_dir, published / OFFLINE_ZIP)
+    pages, orphans = crawl(published)
+    return Site(published, site_build, pages, orphans)
 
 
 class _QuietHandler(SimpleHTTPRequestHandler):
+    """Serves the site under ``SITE_PREFIX``; any other path, and any missing file, gets the site's
+    404 page with status 404 (as GitHub Pages does)."""
+
+    def translate_path(self, path: str) -> str:
+        plain = urlsplit(path).path
+        if not (plain + "/").startswith(SITE_PREFIX):
+            return os.path.join(self.directory, ".outside-the-site", "nothing")
+        return super().translate_path("/" + path[len(SITE_PREFIX):] if len(path) >= len(SITE_PREFIX) else "/")
+
+    def send_error(self, code, message=None, explain=None):
+        page = os.path.join(self.directory, "404.html")
+        if code != 404 or not os.path.isfile(page):
+            return super().send_error(code, message, explain)
+        with open(page, "rb") as file:
+            body = file.read()
+        self.send_response(404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
     def log_message(self, format, *args):  # noqa: A002 - the standard library's name
         pass
 
@@ -51,8 +92,16 @@ class _Server(ThreadingHTTPServer):
 
 @dataclass
 class Server:
-    url: str  # ends with "/"
+    url: str  # the site's root, under its sub-path; ends with "/"
     host: str  # "127.0.0.1:PORT"
+
+    def page_of(self, url: str) -> str | None:
+        """The site path (``02-one-head-by-hand/``) of a URL this server serves, or None outside the site."""
+        parts = urlsplit(url)
+        root = urlsplit(self.url)
+        if parts.netloc != root.netloc or not (parts.path + "/").startswith(root.path):
+            return None
+        return parts.path[len(root.path):]
 
 
 @pytest.fixture(scope="session")
@@ -62,7 +111,7 @@ def server(site) -> Server:
     thread.start()
     host = f"127.0.0.1:{httpd.server_address[1]}"
     try:
-        yield Server(f"http://{host}/", host)
+        yield Server(f"http://{host}{SITE_PREFIX}", host)
     finally:
         httpd.shutdown()
         httpd.server_close()

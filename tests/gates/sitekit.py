@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import posixpath
 import re
@@ -23,6 +24,23 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--no-first-run", "--disable-sync"]
 AXE_JS = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
+NODE_MODULES = Path(__file__).resolve().parent / "node_modules"
+# Every test build is published at a sub-path, as GitHub Pages publishes a project site: the site's
+# own pages link relatively, but canonical links, the sitemap and the 404 page depend on it.
+TEST_SITE_URL = "https://site.example/some-prefix/"
+SITE_PREFIX = urlsplit(TEST_SITE_URL).path
+
+
+def _makefile_variable(name: str) -> str:
+    match = re.search(rf"^{name}\s*:?=\s*(\S+)\s*$", (ROOT / "Makefile").read_text(encoding="utf-8"), re.MULTILINE)
+    assert match, f"the Makefile defines no {name}"
+    return match[1]
+
+
+# Where `make publish` puts the zip of the offline build, and what its footer links to.
+OFFLINE_ZIP = _makefile_variable("OFFLINE_ZIP")
+PUBLISH_ENV = {"SITE_URL": TEST_SITE_URL, "REPO_URL": "https://github.com/example-readers/attention-computed",
+               "OFFLINE_ZIP": OFFLINE_ZIP, "OFFLINE": "false"}
 # What a copy of the project leaves out: tools, caches, build output.
 _TOP_LEVEL_IGNORED = {".git", ".venv", ".cache", "site", "test-artifacts", ".pytest_cache", ".hypothesis"}
 _IGNORED_ANYWHERE = shutil.ignore_patterns("node_modules", "__pycache__", "*.egg-info", "*.pyc")
@@ -76,14 +94,36 @@ class BuildRun:
 
 def mkdocs_build(project: Path, site_dir: Path, *, env: dict[str, str] | None = None,
                  timeout: float = BUILD_TIMEOUT) -> BuildRun:
-    """``mkdocs build --strict`` of ``project`` into ``site_dir``, as the Makefile runs it."""
+    """``mkdocs build --strict`` of ``project`` into ``site_dir``, as ``make publish`` runs it
+    (``PUBLISH_ENV``; ``env`` adds to it or overrides it)."""
     command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(project / "mkdocs.yml"),
                "-d", str(site_dir)]
-    full_env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **(env or {})}
+    full_env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **PUBLISH_ENV, **(env or {})}
     start = time.monotonic()
     process = subprocess.run(command, cwd=project, env=full_env, stdin=subprocess.DEVNULL, capture_output=True,
                              text=True, timeout=timeout)
     return BuildRun(project, site_dir, process.returncode, process.stdout + process.stderr, time.monotonic() - start)
+
+
+def offline_build_env(project: Path = ROOT) -> dict[str, str]:
+    """The environment ``make offline`` builds with: the variables its recipe sets before mkdocs."""
+    recipe = re.search(r"^offline:.*\n\t(?P<line>.*)$", (project / "Makefile").read_text(encoding="utf-8"), re.MULTILINE)
+    assert recipe, "the Makefile has no offline target"
+    words = recipe["line"].split()
+    env = {}
+    for word in words[: next(i for i, w in enumerate(words) if "=" not in w)]:
+        name, value = word.split("=", 1)
+        env[name] = value
+    assert env.get("OFFLINE") == "true", f"make offline does not enable the offline plugin: {recipe['line']}"
+    return env
+
+
+def write_offline_zip(site_dir: Path, zip_path: Path) -> int:
+    """The offline build zipped as `make publish` zips it (scripts/offline_zip.py)."""
+    spec = importlib.util.spec_from_file_location("offline_zip", ROOT / "scripts" / "offline_zip.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.write_zip(site_dir, zip_path)
 
 
 def copy_project(dest: Path) -> Path:

@@ -217,11 +217,11 @@ def test_search_lands_on_the_page_that_teaches_it(query, browser, server, site):
         box.press_sequentially(query, delay=20)  # Material searches on key events, as a reader types
         links = _settled_results(page)
         assert links, f"searching {query!r} found nothing"
-        first = urlsplit(urljoin(server.url, links[0])).path.lstrip("/")
+        first = server.page_of(urljoin(server.url, links[0]))
         assert first in expected, f"searching {query!r}: the first result is {first!r}, expected one of {expected} (all: {links[:5]})"
         page.locator(".md-search-result__item > a").first.click()
         page.wait_for_load_state("load")
-        landed = urlsplit(page.url).path.lstrip("/")
+        landed = server.page_of(page.url)
         assert landed == first, f"clicking the first result for {query!r} landed on {landed!r}"
         print(f"\nsearch {query!r}: first result {first}")
     finally:

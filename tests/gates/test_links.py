@@ -6,7 +6,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 from htmlscan import is_remote, parse_html
-from sitekit import resolve
+from sitekit import SITE_PREFIX, resolve
 
 pytestmark = pytest.mark.slow
 NOT_FILES = ("mailto:", "tel:", "javascript:", "data:", "blob:", "about:")
@@ -37,8 +37,11 @@ def test_every_internal_link_and_anchor_resolves(site):
             if not url or is_remote(url) or url.lower().startswith(NOT_FILES):
                 continue
             if file.name == "404.html" and url.startswith("/"):
-                url = url.lstrip("/")  # the 404 page is served for any path, so it links from the root
-                base = ""
+                # The 404 page is served for any path, so it links from the root of its site_url.
+                if not url.startswith(SITE_PREFIX):
+                    broken.append(f"{where}:{tag.line}: <{tag.name} {attr}={url!r}> is outside the site's path {SITE_PREFIX}")
+                    continue
+                url, base = url[len(SITE_PREFIX):], ""
             checked += 1
             target_path = resolve(base, url)
             if target_path is None:
