@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from mathprobe import record_formulas
 from sitekit import ARTIFACTS, AXE_JS, CHROMIUM, CHROMIUM_ARGS, Site
 
 DESKTOP = {"width": 1280, "height": 800}
@@ -105,6 +106,7 @@ class Visit:
     phone_overflow: dict = field(default_factory=dict)
     screenshots: list[Path] = field(default_factory=list)
     notebook_links: list[str] = field(default_factory=list)
+    formulas: dict | None = None  # mathprobe.record_formulas: fonts used and layout, if the page has any
 
 
 @dataclass
@@ -188,6 +190,7 @@ def visit_page(browser, base_url: str, host: str, page_path: str, axe: bool) -> 
         visit.code = page.evaluate(CODE_JS)
         visit.notebook_links = page.evaluate(
             """() => Array.from(document.querySelectorAll('a[href$=".ipynb"]')).map((a) => a.href)""")
+        visit.formulas = record_formulas(context, page)
         visit.scheme_before = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
         if axe:
             visit.axe["light"] = _axe(page)

@@ -143,6 +143,8 @@ def small_project(dest: Path, page: str, snippets: dict[str, str]) -> Path:
     for folder in sorted(folders):
         if (ROOT / folder).is_dir() and folder not in (docs, "snippets"):
             shutil.copytree(ROOT / folder, dest / folder, ignore=shutil.ignore_patterns("__pycache__"))
+        elif (ROOT / folder).is_file():  # a watched file the build reads (pyproject.toml: the attn wheel)
+            shutil.copy(ROOT / folder, dest / folder)
     (dest / "snippets").mkdir(exist_ok=True)
     for name, code in snippets.items():
         (dest / "snippets" / name).write_text(code, encoding="utf-8")

@@ -63,14 +63,18 @@ def test_navigation_and_search_work_from_disk(offline, browser):
         home = (offline / "index.html").as_uri()
         page.goto(home, wait_until="load")
         nav = page.evaluate("""() => Array.from(document.querySelectorAll("nav.md-nav--primary a.md-nav__link[href]"))
-                               .map((a) => a.getAttribute("href")).filter((h) => !h.startsWith("#"))""")
-        nav = list(dict.fromkeys(nav))
+                               .filter((a) => !a.getAttribute("href").startsWith("#")).map((a) => a.href)""")
+        nav = [url for url in dict.fromkeys(nav) if url.split("#")[0] != page.url]
         assert len(nav) >= 3, nav
         visited = []
-        for href in nav:
-            page.goto(home, wait_until="load")
-            page.locator(f'nav.md-nav--primary a.md-nav__link[href="{href}"]').first.click()
-            page.wait_for_load_state("load")
+        for href in nav:  # each from the page before it, by the navigation every page shows
+            with page.expect_navigation(wait_until="load"):
+                found = page.evaluate("""(target) => {
+                    const link = Array.from(document.querySelectorAll("nav.md-nav--primary a.md-nav__link")).find((a) => a.href === target);
+                    if (link) link.click();
+                    return !!link; }""", href)
+                assert found, f"{page.url}: no navigation link to {href}"
+            assert page.url.split("#")[0] == href.split("#")[0], f"{href} opened {page.url}"
             assert page.url.startswith("file://") and page.url.split("#")[0].endswith(".html"), page.url
             assert page.locator(".md-content h1").count() == 1, f"{href}: {page.url} shows no page"
             header = page.evaluate("getComputedStyle(document.querySelector('.md-header')).position")
@@ -80,8 +84,7 @@ def test_navigation_and_search_work_from_disk(offline, browser):
                 assert any("Noto Sans Math" in f and f.endswith(":loaded") for f in fonts), f"{page.url}: {fonts}"
             visited.append(Path(unquote(urlsplit(page.url).path)).name)
 
-        page.goto(home, wait_until="load")
-        box = page.locator("input.md-search__input")
+        box = page.locator("input.md-search__input")  # on the last page the navigation opened
         box.click()
         box.press_sequentially("softmax", delay=20)
         page.wait_for_function("() => /matching/i.test(document.querySelector('.md-search-result__meta').textContent)",
@@ -96,7 +99,7 @@ def test_navigation_and_search_work_from_disk(offline, browser):
         foreign = sorted({url for url in requests if not url.startswith(LOCAL)})
         assert foreign == [], f"the offline build fetched {foreign}"
         assert errors == [], errors
-        print(f"\nfrom disk: {len(visited)} pages opened from the navigation; search 'softmax' opened {landed.name}; "
+        print(f"\nfrom disk: {len(visited)} pages opened one after another from the navigation; search 'softmax' opened {landed.name}; "
               f"{len(requests)} requests, all file://")
     finally:
         context.close()
