@@ -4,12 +4,14 @@
   numpy is all it pulls). Built on every build from this checkout's ``pyproject.toml`` by flit_core,
   the same backend ``pip install .`` uses, in-process (a few milliseconds). Every entry of the zip
   carries one fixed timestamp, so the same sources give the same bytes on any machine, on any day:
-  the bytes of ``SOURCE_DATE_EPOCH=315532800 pip wheel .`` (tests/gates/test_packaging.py).
+  the bytes of ``SOURCE_DATE_EPOCH=315532800 pip wheel .`` (tests/test_packaging.py).
 - the site for reading offline (a zip of the build with Material's offline plugin): that is a second
   build, made by ``make publish``, not here. The build only links to it, when it is told where the
   zip will be put (``extra.offline_zip``, from the ``OFFLINE_ZIP`` environment variable).
 
-The footer (overrides/partials/copyright.html) reads ``config.extra.downloads``.
+``config.extra["downloads"]`` gives both paths (relative to the site root; ``offline`` is empty when
+there is no zip) and ``wheel_name``, from ``on_files`` on, for the footer
+(overrides/partials/copyright.html) and for any plugin that links to them.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import logging
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 
 FOLDER = "downloads"
@@ -47,6 +50,7 @@ def on_config(config):
     return config
 
 
+@event_priority(150)  # before the plugins (snipcheck: 100), so they can read config.extra["downloads"]
 def on_files(files, config):
     project = Path(config.config_file_path).resolve().parent
     try:

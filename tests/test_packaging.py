@@ -190,3 +190,29 @@ def test_the_deploy_workflow_tests_builds_and_publishes_with_githubs_pages_actio
     assert re.search(r"^publish:", makefile, re.MULTILINE), "the workflow runs `make publish`, which the Makefile lacks"
     floor = next(s for s in steps if "python3.10" in s.get("run", ""))
     assert f"python{FLOOR_PYTHON}" in floor["run"]
+
+
+@pytest.mark.parametrize("value, expected", [
+    ("", ""),
+    ("downloads/site.zip", "downloads/site.zip"),
+    ("/downloads/site.zip", "downloads/site.zip"),
+    ("../outside.zip", "error"),
+    ("downloads/site.tar", "error"),
+])
+def test_the_offline_zip_path_must_stay_inside_the_site_and_be_a_zip(value, expected):
+    from types import SimpleNamespace
+
+    from mkdocs.exceptions import PluginError
+
+    config = SimpleNamespace(extra={"offline_zip": value})
+    if expected == "error":
+        with pytest.raises(PluginError, match="OFFLINE_ZIP="):
+            _downloads_hook().on_config(config)
+    else:
+        assert _downloads_hook().on_config(config).extra["offline_zip"] == expected
+
+
+def test_a_broken_pyproject_fails_the_wheel_loudly(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "attn"\n', encoding="utf-8")
+    with pytest.raises(Exception, match="version|attn"):
+        _downloads_hook().build_wheel(tmp_path)

@@ -256,3 +256,18 @@ def test_the_404_page_is_styled_and_searchable_under_the_sub_path(browser, serve
         print(f"\n404 at {missing}: styled, {len(requests)} requests under {SITE_PREFIX}; search led to {server.page_of(page.url)}")
     finally:
         context.close()
+
+
+def test_generated_pages_are_described_from_the_page_they_come_from():
+    import importlib.util
+    from types import SimpleNamespace
+
+    spec = importlib.util.spec_from_file_location("pagemeta_hook", ROOT / "hooks" / "pagemeta.py")
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    page = SimpleNamespace(page=SimpleNamespace(title="02 One head by hand"))
+    files = SimpleNamespace(get_file_from_path=lambda path: page if path == "02-one-head-by-hand.md" else None)
+    assert "“02 One head by hand”" in hook.generated_description("notebooks/02-one-head-by-hand.ipynb", files)
+    assert hook.generated_description("notebooks/99-missing.ipynb", files) is None
+    assert hook.generated_description("verification.md", files) == hook.VERIFICATION_DESCRIPTION
+    assert hook.generated_description("10-training.md", files) is None  # a written page states its own
