@@ -24,7 +24,6 @@ machine gets wrong); the bracket checks guard the site's CSS and font against br
 from __future__ import annotations
 
 import re
-import struct
 import sys
 
 import pytest
@@ -36,7 +35,9 @@ from mathml import _MATH, to_mathml  # noqa: E402 - the build's own converter
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-FONT_FILE = ROOT / "docs" / "assets" / "fonts" / "noto-sans-math-latin-400-normal.woff2"
+import mathfont  # noqa: E402 - the build's font cutter
+
+FONT_FILE = ROOT / "docs" / mathfont.SOURCE
 FONT_PACKAGE = NODE_MODULES / "@fontsource" / "noto-sans-math"
 PROBES = {
     "fraction": r"\left( \frac{a}{b} \right)",
@@ -172,46 +173,47 @@ def test_the_real_formulas_stretch_and_align(tour):
 
 
 def test_the_font_is_the_packages_file_with_its_licence():
-    """The committed font is the npm package's file, byte for byte, and its licence is served beside it."""
+    """The committed font is the npm package's file, byte for byte, and its licence is served."""
     packaged = FONT_PACKAGE / "files" / FONT_FILE.name
     assert packaged.is_file(), f"{packaged} is missing: run `make browser` (npm ci in tests/gates) first"
     assert FONT_FILE.read_bytes() == packaged.read_bytes(), f"{FONT_FILE} differs from {packaged}"
     licence = FONT_FILE.with_name("noto-sans-math-OFL.txt")
     assert licence.read_bytes() == (FONT_PACKAGE / "LICENSE").read_bytes()
-    assert "SIL OPEN FONT LICENSE Version 1.1" in licence.read_text(encoding="utf-8")
+    text = licence.read_text(encoding="utf-8")
+    assert "SIL OPEN FONT LICENSE Version 1.1" in text
+    assert "with Reserved Font Name" not in text, "a reserved name would forbid serving a cut-down copy under it"
     css = (ROOT / "docs" / "stylesheets" / "extra.css").read_text(encoding="utf-8")
     stack = re.search(r"\.md-typeset math\s*\{\s*font-family:\s*([^;]+);", css)
     assert stack and stack[1].split(",")[0].strip().strip('"') == FONT_FAMILY, "the site's font is not first in the math stack"
-    assert f'url("../assets/fonts/{FONT_FILE.name}")' in css
+    assert f'url("../{mathfont.OUTPUT}")' in css
 
 
-def woff2_table_tags(data: bytes) -> list[str]:
-    """The table tags of a WOFF2 file, read from its table directory (no decompression needed)."""
-    from fontTools.ttLib.woff2 import woff2KnownTags
+def test_the_served_font_covers_every_formula_and_keeps_its_math_table(site):
+    """The cut-down font the site serves: a MATH table, every character of every formula (and their
+    italic forms), a fraction of the whole font's size; the whole font is not published."""
+    from fontTools.ttLib import TTFont
 
-    assert data[:4] == b"wOF2", "not a WOFF2 file"
-    (num_tables,) = struct.unpack(">H", data[12:14])
-    offset, tags = 48, []  # the table directory follows the 48-byte header
-    for _ in range(num_tables):
-        flags = data[offset]
-        offset += 1
-        if flags & 0x3F == 0x3F:  # a tag that is not in the known list follows
-            tag = data[offset: offset + 4].decode("latin-1")
-            offset += 4
-        else:
-            tag = woff2KnownTags[flags & 0x3F]
-        version = flags >> 6
-        transformed = version == 0 if tag in ("glyf", "loca") else version != 0
-        for _field in range(2 if transformed else 1):  # origLength, then transformLength if transformed
-            while data[offset] & 0x80:  # UIntBase128: 7 bits a byte, high bit set on all but the last
-                offset += 1
-            offset += 1
-        tags.append(tag)
-    return tags
+    served = site.dir / mathfont.OUTPUT
+    assert not (site.dir / mathfont.SOURCE).exists(), "the whole source font is published too"
+    font = TTFont(str(served))
+    whole = TTFont(str(FONT_FILE))
+    assert "MATH" in font and "MATH" in whole
+    used = set()
+    for html_file in site.html_files():
+        used |= mathfont.math_characters(html_file.read_text(encoding="utf-8"))
+    used = {ch for ch in used if not ch.isspace()}
+    needed = used | mathfont.styled_forms(used)
+    cmap, whole_cmap = font.getBestCmap(), whole.getBestCmap()
+    missing = sorted(ch for ch in needed if ord(ch) in whole_cmap and ord(ch) not in cmap)
+    assert missing == [], f"characters of the formulas missing from the served font: {missing}"
+    assert "\U0001d465" in needed and "∑" in used, "the site's formulas have no italic x or sum: the check checks little"
+    size, whole_size = served.stat().st_size, FONT_FILE.stat().st_size
+    assert size < whole_size / 4, f"the served font is {size:,} bytes of the whole {whole_size:,}"
+    print(f"\nserved math font: {size:,} bytes ({len(font.getGlyphOrder())} glyphs) for {len(used)} characters; "
+          f"the whole font {whole_size:,} bytes ({len(whole.getGlyphOrder())} glyphs)")
 
 
-def test_the_sites_font_has_an_opentype_math_table():
-    """Only a font with a MATH table stretches MathML operators the way the font designs them."""
-    tags = woff2_table_tags(FONT_FILE.read_bytes())
-    assert {"cmap", "glyf", "head"} <= set(tags), f"the table directory reads wrong: {tags}"
-    assert "MATH" in tags, f"the font's tables are {tags}: no MATH table"
+def test_the_styled_forms_of_letters_include_the_italic_h():
+    forms = mathfont.styled_forms({"h", "x", "Q", "α", "1", "+"})
+    assert {"\u210e", "\U0001d465", "\U0001d444", "\U0001d6fc", "\U0001d421", "\U0001d489"} <= forms
+    assert not forms & {"1", "+"}
