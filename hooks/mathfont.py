@@ -32,11 +32,10 @@ BASE = ("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
         " ()[]{}|‖⟨⟩⌈⌉⌊⌋+−-×·÷=≠≈≤≥<>∑∏∫√∞∂∇∈∉⊂⊆∪∩→←↦…,.;:!'′″/\\^_~∣⊤")
 STYLES = ("ITALIC", "BOLD", "BOLD ITALIC")
 # Letters whose mathematical italic form lives outside the Mathematical Alphanumeric Symbols block.
-HOLES = {("ITALIC", "SMALL", "H"): "\u210e"}
+HOLES = {("ITALIC", "SMALL H"): "\u210e"}
 
 _MATH = re.compile(r"<math\b.*?</math>", re.DOTALL | re.IGNORECASE)
 _TAG = re.compile(r"<[^>]+>")
-_LETTER = re.compile(r"^(LATIN|GREEK) (SMALL|CAPITAL) LETTER (\w+)$")
 
 _characters: set[str] = set()
 
@@ -47,20 +46,20 @@ def math_characters(page_html: str) -> set[str]:
 
 
 def styled_forms(characters: set[str]) -> set[str]:
-    """The mathematical italic, bold and bold italic code points of the letters in ``characters``."""
+    """The mathematical italic, bold and bold italic code points of the letters and letter-like
+    symbols in ``characters`` (a, α, ϵ, ϑ, ∂, ∇, dotless i: what a browser may draw in their place)."""
     forms = set()
     for ch in characters:
-        match = _LETTER.match(unicodedata.name(ch, ""))
-        if not match:
+        name = unicodedata.name(ch, "")
+        rest = re.sub(r"^(?:LATIN|GREEK) ", "", name).replace("LETTER ", "").replace("LUNATE ", "")
+        if not rest or rest.startswith("DIGIT") or not (ch.isalpha() or name in ("PARTIAL DIFFERENTIAL", "NABLA")):
             continue
-        script, case, letter = match.groups()
         for style in STYLES:
-            name = f"MATHEMATICAL {style} {case} {letter}"
             try:
-                forms.add(unicodedata.lookup(name))
+                forms.add(unicodedata.lookup(f"MATHEMATICAL {style} {rest}"))
             except KeyError:
-                if (style, case, letter) in HOLES:
-                    forms.add(HOLES[(style, case, letter)])
+                if (style, rest) in HOLES:
+                    forms.add(HOLES[(style, rest)])
     return forms
 
 
