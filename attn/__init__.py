@@ -13,7 +13,9 @@ site snippet depends only on the modules it really uses.
                     init_layer_norm, init_encoder_layer, init_decoder_layer
     attn.params     count_parameters
     attn.cost       attention_flops, recurrent_flops, attention_crossover,
-                    sequential_steps, score_matrix_bytes, score_block_bytes
+                    sequential_steps, score_matrix_bytes, score_block_bytes,
+                    projection_flops, attention_layer_flops,
+                    attention_weights_bytes
 
     attn.kernels    the fast paths behind scaled_dot_product_attention and
                     blockwise_attention (not public API; see its docstring)
@@ -50,6 +52,9 @@ _SUBMODULE_OF = {
     "sequential_steps": "cost",
     "score_matrix_bytes": "cost",
     "score_block_bytes": "cost",
+    "projection_flops": "cost",
+    "attention_layer_flops": "cost",
+    "attention_weights_bytes": "cost",
 }
 
 __all__ = [
@@ -81,6 +86,9 @@ __all__ = [
     "sequential_steps",
     "score_matrix_bytes",
     "score_block_bytes",
+    "projection_flops",
+    "attention_layer_flops",
+    "attention_weights_bytes",
 ]
 
 _SUBMODULES = ("core", "blockwise", "multihead", "position", "layers", "init", "params", "cost", "kernels")

@@ -1,22 +1,26 @@
-"""A cost model in plain integer arithmetic: self-attention vs a recurrent layer.
+"""A cost model in plain integer arithmetic: self-attention vs a recurrent layer, and memory.
 
-Vaswani et al. 2017, Table 1: per layer, self-attention costs O(n^2 d) and
-a recurrent layer O(n d^2), so attention is cheaper when n < d. To make that
-statement hold *exactly*, not just up to constants, both sides count the same
-thing, the matrix products that mix information between positions, at
-d_model = d:
+Vaswani et al. 2017, Table 1 gives self-attention O(n^2 d) per layer and a
+recurrent layer O(n d^2). Those two entries do not count the same things,
+so this module counts both sides exactly, at d_model = d, and names what
+each count covers:
 
-* self-attention: the scores Q K^T (n * n * d multiply-adds) and the mixing
-  weights @ V (n * n * d multiply-adds): 2 n^2 d multiply-adds;
-* recurrent (Elman) layer, h_t = tanh(W_x x_t + W_h h_{t-1}): per step two
-  d x d matrix-vector products (n * d * d multiply-adds each over the
-  sequence): 2 n d^2 multiply-adds.
+* ``attention_flops``: the part of self-attention that mixes positions, the
+  scores Q K^T and the mix weights @ V, n * n * d multiply-adds each:
+  4 n^2 d FLOPs. This is what Table 1's O(n^2 d) describes.
+* ``projection_flops``: the four per-position projections of an attention
+  layer, X W^Q, X W^K, X W^V and the heads' concatenation times W^O, each an
+  (n, d) @ (d, d) product: 8 n d^2 FLOPs, for any number of heads h with
+  h * d_k = d.
+* ``attention_layer_flops``: the two together, 8 n d^2 + 4 n^2 d.
+* ``recurrent_flops``: a whole Elman layer, h_t = tanh(x_t W_x + h_{t-1} W_h),
+  two d x d matrix-vector products per step: 4 n d^2 FLOPs.
 
 One multiply-add is counted as 2 FLOPs. Not counted, on either side: the
-Q/K/V/output projections (position-wise, O(n d^2), present in both
-architectures in some form), the softmax and tanh, biases, and the scaling.
-With these definitions attention_flops(n, d) < recurrent_flops(n, d) exactly
-when n < d, and they are equal at n = d (``attention_crossover(d) == d``).
+softmax and tanh, biases, and the scaling. So the score-and-mix part costs
+less than the Elman layer exactly when n < d (``attention_crossover(d) == d``),
+while the whole attention layer costs 2 + n / d times the Elman layer, more
+at every n.
 
 Taught on: docs/01-what-it-replaced.md
 """
@@ -97,7 +101,7 @@ def score_matrix_bytes(n, itemsize=8):
     >>> score_matrix_bytes(4096) / 2**20  # MiB of one float64 (n, n) matrix
     128.0
 
-    Taught on: docs/07-block-masking-cost.md
+    Taught on: docs/08-cost.md
     """
     n = check_int(n, "n", 0)
     return n * n * check_int(itemsize, "itemsize", 0)
@@ -112,7 +116,56 @@ def score_block_bytes(block_size, key_block_size, itemsize=8):
     >>> score_block_bytes(256, 2048) / 2**20  # MiB of one float64 (256, 2048) block
     4.0
 
-    Taught on: docs/07-block-masking-cost.md
+    Taught on: docs/08-cost.md
     """
     block_size, key_block_size = check_int(block_size, "block_size", 0), check_int(key_block_size, "key_block_size", 0)
     return block_size * key_block_size * check_int(itemsize, "itemsize", 0)
+
+
+def projection_flops(n, d):
+    """FLOPs of the four per-position projections of a self-attention layer: 8 * n * d^2.
+
+    X W^Q, X W^K, X W^V and Concat(heads) W^O, each an (n, d) @ (d, d)
+    product (n * d * d multiply-adds), 2 FLOPs per multiply-add. The same
+    for any number of heads h with h * d_k = d: the heads' projections sit
+    side by side in one (d, d) matrix. -> int
+
+    >>> projection_flops(n=10, d=64)  # 8 * 10 * 64^2
+    327680
+
+    Taught on: docs/01-what-it-replaced.md
+    """
+    n, d = check_int(n, "n", 0), check_int(d, "d", 0)
+    return 4 * 2 * n * d * d
+
+
+def attention_layer_flops(n, d):
+    """FLOPs of a whole self-attention layer: projections plus score-and-mix.
+
+    projection_flops(n, d) + attention_flops(n, d) = 8 n d^2 + 4 n^2 d, which
+    exceeds recurrent_flops(n, d) = 4 n d^2 at every n >= 1. -> int
+
+    >>> attention_layer_flops(n=10, d=64) / recurrent_flops(n=10, d=64)  # 2 + n / d
+    2.15625
+
+    Taught on: docs/01-what-it-replaced.md
+    """
+    return projection_flops(n, d) + attention_flops(n, d)
+
+
+def attention_weights_bytes(n, h, batch, layers, itemsize=8):
+    """Bytes of the n x n attention weights of h heads, ``batch`` sequences and ``layers`` layers.
+
+    h * batch * layers * n * n * itemsize: one score_matrix_bytes(n, itemsize)
+    per head, sequence and layer. This is what a training step keeps for the
+    backward pass when every softmax's weights P are stored (dL/dV = P^T dL/dout
+    needs them). itemsize 8 for float64, 4 for float32, 2 for 16-bit floats.
+    -> int
+
+    >>> attention_weights_bytes(512, h=8, batch=32, layers=6, itemsize=4) / 2**30  # GiB
+    1.5
+
+    Taught on: docs/08-cost.md
+    """
+    heads = check_int(h, "h", 0) * check_int(batch, "batch", 0) * check_int(layers, "layers", 0)
+    return heads * score_matrix_bytes(n, itemsize)

@@ -24,6 +24,7 @@ PAGES = {
     "docs/05-multi-head.md",
     "docs/06-position.md",
     "docs/07-block-masking-cost.md",
+    "docs/08-cost.md",
 }
 ALLOWED_IMPORTS = {"numpy", "math", "typing", "dataclasses"}  # numpy and a little of the standard library
 
@@ -110,6 +111,9 @@ def test_contract_signatures():
         "recurrent_flops": ["n", "d"],
         "score_matrix_bytes": ["n", "itemsize"],
         "attention_crossover": ["d"],
+        "projection_flops": ["n", "d"],
+        "attention_layer_flops": ["n", "d"],
+        "attention_weights_bytes": ["n", "h", "batch", "layers", "itemsize"],
     }
     for name, parameters in expected.items():
         assert list(inspect.signature(getattr(attn, name)).parameters) == parameters, name
@@ -213,6 +217,9 @@ def public_calls(rng):
         "sequential_steps": (attn.sequential_steps, (n, "recurrent"), {}),
         "score_matrix_bytes": (attn.score_matrix_bytes, (n,), {}),
         "score_block_bytes": (attn.score_block_bytes, (2, 3), {}),
+        "projection_flops": (attn.projection_flops, (n, d_model), {}),
+        "attention_layer_flops": (attn.attention_layer_flops, (n, d_model), {}),
+        "attention_weights_bytes": (attn.attention_weights_bytes, (n, h, 2, 3), {}),
     }
 
 
