@@ -19,7 +19,7 @@ from m to m_new, everything accumulated so far is rescaled by exp(m - m_new):
 Only m >= rowmax(s) matters, not m = rowmax(s): without a mask, m is an upper bound that costs no
 pass over s. The loop itself is ``attn.kernels.online_softmax_attention`` (see that module).
 
-Taught on: docs/07-block-masking-cost.md
+Taught on: docs/08-cost.md
 """
 
 import math
@@ -53,7 +53,7 @@ def plain_attention(q, k, v, mask=None):
            [4., 5.],
            [4., 5.]])
 
-    Taught on: docs/07-block-masking-cost.md
+    Taught on: docs/08-cost.md
     """
     q, k, v, mask = attention_inputs(q, k, v, mask)
     scores = q @ k.swapaxes(-1, -2) / math.sqrt(q.shape[-1])  # (..., n_q, n_k)
@@ -90,7 +90,7 @@ def blockwise_attention(q, k, v, mask=None, block_size=BLOCK_SIZE, key_block_siz
     >>> out.shape, bool(np.allclose(out, plain_attention(q, k, v), rtol=0, atol=1e-14))
     ((2, 6, 3), True)
 
-    Taught on: docs/07-block-masking-cost.md
+    Taught on: docs/08-cost.md
     """
     q, k, v, mask = attention_inputs(q, k, v, mask)
     block_size = check_int(block_size, "block_size", minimum=1)

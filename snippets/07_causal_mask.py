@@ -27,10 +27,14 @@ future = ~mask                   # the entries the mask removes
 n_future = int(future.sum())     # n (n - 1) / 2 of them
 all_future_exactly_zero = bool(np.all(weights[future] == 0.0))
 row_sums = weights.sum(axis=-1)
+last_row_all_positive = bool((weights[-1] > 0).all())  # the last token: nothing is masked
+_, unmasked_weights = scaled_dot_product_attention(Q, K, V, return_weights=True)
+last_row_unchanged = bool(np.allclose(weights[-1], unmasked_weights[-1]))
 
 print("mask (1 = may attend):\n", mask.astype(int))
 print("masked scores:\n", masked_scores.round(2))
 print("weights:\n", weights.round(3))
 print("future entries:", n_future, " all exactly 0.0:", all_future_exactly_zero)
 print("row sums:", row_sums.round(12))
+print("last row: every weight > 0:", last_row_all_positive, " same as unmasked:", last_row_unchanged)
 print("out:", out.shape)

@@ -24,6 +24,7 @@ same_ffn = bool(np.allclose(ffn_out, feed_forward(x1, ffn)))
 same_as_library = bool(np.allclose(out, encoder_layer(x, params, h)))
 row_means = out.mean(axis=-1).round(12) + 0.0  # + 0.0 turns -0.0 into 0.0
 row_stds = out.std(axis=-1)
+stds_below_one = bool((row_stds < 1).all())  # the eps inside LayerNorm's square root
 n_params = count_parameters(params)
 n_ffn_params = count_parameters(params["ffn"])
 

@@ -1,6 +1,6 @@
 import numpy as np
 
-from attn import (causal_mask, decoder_layer, init_decoder_layer,
+from attn import (causal_mask, decoder_layer, init_decoder_layer, padding_mask,
                   scaled_dot_product_attention)
 
 seed = 3
@@ -33,6 +33,14 @@ enc_zeros = int((enc_weights == 0).sum())
 dec_zeros = int((dec_weights == 0).sum())
 cross_zeros = int((cross_weights == 0).sum())
 
+# In a padded batch, say this source has only n_real tokens and then padding:
+# cross-attention needs the source's padding mask, or every target token reads the padding.
+n_real = 3
+source_mask = padding_mask([n_real], n_src)[0]  # (1, n_src): True for real tokens, every query row
+_, padded_cross_weights = attend(y, memory, mask=source_mask)
+padded_zeros = int((padded_cross_weights == 0).sum())
+padding_gets_nothing = bool(np.all(padded_cross_weights[:, n_real:] == 0))
+
 # The library's whole decoder layer: masked self-attention, cross-attention,
 # feed-forward. It applies the causal mask by default.
 params = init_decoder_layer(rng, d_model, d_ff)
@@ -43,4 +51,6 @@ print("weights, decoder self:", dec_weights.shape, " zeros:", dec_zeros)
 print("weights, cross:       ", cross_weights.shape, " zeros:", cross_zeros)
 print("cross-attention output:", cross_out.shape)
 print("cross-attention weights:\n", cross_weights.round(2))
+print(f"cross, source padded after {n_real} tokens: zeros: {padded_zeros}",
+      " all on the padding:", padding_gets_nothing)
 print("decoder_layer:", y.shape, "and", memory.shape, "->", y_next.shape)

@@ -1,11 +1,10 @@
+import inspect
 import tracemalloc
 
 import numpy as np
 
 from attn import (blockwise_attention, plain_attention,
                   scaled_dot_product_attention)
-from attn.kernels import QUERY_BLOCK
-from attn.blockwise import BLOCK_SIZE, KEY_BLOCK_SIZE
 from attn.cost import score_block_bytes, score_matrix_bytes
 
 seed = 0
@@ -44,7 +43,13 @@ for n in sizes:
 plain_mib, default_mib, blockwise_mib = np.array(rows).T  # (len(sizes),) each
 score_matrix_mib = np.array([score_matrix_bytes(n) for n in sizes]) / MiB
 plain_in_matrices = plain_mib / score_matrix_mib  # n x n matrices at the peak
-block_mib = score_block_bytes(BLOCK_SIZE, KEY_BLOCK_SIZE) / MiB  # blockwise's score block
+plain_growth = plain_mib[1:] / plain_mib[:-1]          # per doubling of n
+default_growth = default_mib[1:] / default_mib[:-1]
+blockwise_growth = blockwise_mib[1:] / blockwise_mib[:-1]
+# blockwise_attention's default block: block_size query rows by key_block_size keys.
+defaults = inspect.signature(blockwise_attention).parameters
+block_rows, block_keys = defaults["block_size"].default, defaults["key_block_size"].default
+block_mib = score_block_bytes(block_rows, block_keys) / MiB
 
 print("peak memory during one call, MiB (tracemalloc)")
 print(f"{'n':>5} {'one n x n':>10} {'plain':>8} {'default':>8}"
@@ -53,5 +58,7 @@ for i, n in enumerate(sizes):
     print(f"{n:>5} {score_matrix_mib[i]:>10.1f} {plain_mib[i]:>8.1f}"
           f" {default_mib[i]:>8.1f} {blockwise_mib[i]:>10.1f}")
 print("plain's peak in n x n matrices:", plain_in_matrices.round(2))
-print("default: query rows per block:", QUERY_BLOCK)
-print(f"blockwise: score block of {BLOCK_SIZE} x {KEY_BLOCK_SIZE}: {block_mib:.1f} MiB")
+print("growth per doubling of n, plain:    ", plain_growth.round(2))
+print("growth per doubling of n, default:  ", default_growth.round(2))
+print("growth per doubling of n, blockwise:", blockwise_growth.round(2))
+print(f"blockwise: score block of {block_rows} x {block_keys}: {block_mib:.1f} MiB")

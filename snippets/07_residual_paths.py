@@ -1,0 +1,41 @@
+import numpy as np
+
+from attn import layer_norm
+
+seed, n, d_model, N = 0, 4, 8, 6  # N layers of two sublayers each
+rng = np.random.default_rng(seed)
+x = 3 * rng.standard_normal((n, d_model))  # (n, d_model): an input that is not normalised
+
+
+def silent(z):
+    """A sublayer whose output is all zeros: what is left is the residual path alone."""
+    return np.zeros_like(z)
+
+
+def post_norm_stack(x, sublayer):
+    """The paper's layers: x <- LayerNorm(x + Sublayer(x)), twice per layer."""
+    for _ in range(2 * N):
+        x = layer_norm(x + sublayer(x))  # (n, d_model)
+    return x
+
+
+def pre_norm_stack(x, sublayer):
+    """Pre-norm layers: x <- x + Sublayer(LayerNorm(x)). (Models add one LayerNorm after the stack.)"""
+    for _ in range(2 * N):
+        x = x + sublayer(layer_norm(x))  # (n, d_model): the stream itself is never normalised
+    return x
+
+
+post = post_norm_stack(x, silent)
+pre_stream = pre_norm_stack(x, silent)
+
+post_returns_input = bool(np.allclose(post, x))
+post_returns_normalised_input = bool(np.allclose(post, layer_norm(x), atol=1e-4))  # up to eps
+pre_stream_is_input = bool(np.array_equal(pre_stream, x))
+print(f"{N} layers with silent sublayers:")
+print("post-norm: output == input:", post_returns_input,
+      "  output == LayerNorm(input):", post_returns_normalised_input)
+print("pre-norm: stream after the last layer == input, bit for bit:", pre_stream_is_input)
+input_stds = x.std(axis=-1)  # (n,)
+print("input row stds:", input_stds.round(2))
+print("post-norm output row stds:", post.std(axis=-1).round(2))
