@@ -27,30 +27,58 @@ fd_gap = np.abs(softmax_jacobian(softmax(z)) - numeric).max()
 print(f"max |formula - finite difference|: {fd_gap:.8f}",
       f"(below 1e-8: {fd_gap < 1e-8})")
 
-# 2. Random scores as in the forward simulation, now differentiated.
+# 2. Random scores as in the forward simulation, now differentiated: at the scores z,
+#    and one step further back, at the query q that produced them.
 d_ks = np.array([4, 16, 64, 256, 1024])
 n_queries = 2_000
-frozen_below = 0.01  # a softmax with ||J||_F below this passes ~nothing
-jac, frozen, grad = {}, {}, {}  # per variant, one value per d_k
+frozen_below = 0.01  # a gradient norm below this passes ~nothing
+jac, frozen, frozen_count, grad = {}, {}, {}, {}  # per variant, one value per d_k
+q_mean, q_median, q_small, q_top = {}, {}, {}, {}
 for d_k in d_ks:
     queries = rng.standard_normal((n_queries, d_k))  # (n_queries, d_k)
     keys = rng.standard_normal((n_queries, n, d_k))  # (n_queries, n, d_k)
     upstream = rng.standard_normal((n_queries, n))   # dL/dp, from above
     scores = np.einsum("nd,nkd->nk", queries, keys)  # (n_queries, n)
-    variants = ("unscaled", scores), ("scaled", scores / np.sqrt(d_k))
-    for name, logits in variants:
-        J = softmax_jacobian(softmax(logits))         # (n_queries, n, n)
-        norms = np.linalg.norm(J, axis=(1, 2))        # (n_queries,)
-        dL_dz = np.einsum("qij,qi->qj", J, upstream)  # (n_queries, n)
+    for name, scale in ("unscaled", 1.0), ("scaled", 1 / np.sqrt(d_k)):
+        J = softmax_jacobian(softmax(scale * scores))    # (n_queries, n, n)
+        norms = np.linalg.norm(J, axis=(1, 2))           # (n_queries,)
+        dL_dz = np.einsum("qij,qi->qj", J, upstream)     # (n_queries, n)
+        # z_j = scale * q . k_j, so dL/dq = scale * sum_j dL/dz_j k_j.
+        dL_dq = scale * np.einsum("qj,qjd->qd", dL_dz, keys)  # (n_queries, d_k)
+        q_norms = np.linalg.norm(dL_dq, axis=1)               # (n_queries,)
+        largest_tenth = np.sort(q_norms)[-n_queries // 10:]   # the 10% largest
         jac.setdefault(name, []).append(norms.mean())
         frozen.setdefault(name, []).append((norms < frozen_below).mean())
+        frozen_count.setdefault(name, []).append(int((norms < frozen_below).sum()))
         grad.setdefault(name, []).append(np.linalg.norm(dL_dz, axis=1).mean())
+        q_mean.setdefault(name, []).append(q_norms.mean())
+        q_median.setdefault(name, []).append(np.median(q_norms))
+        q_small.setdefault(name, []).append(int((q_norms < frozen_below).sum()))
+        q_top.setdefault(name, []).append(largest_tenth.sum() / q_norms.sum())
+
+# 3. dL/dq against finite differences, at the first query of the last width, scaled:
+#    L = upstream . softmax(K q / sqrt(d_k)).
+q0, K0, g0 = queries[0], keys[0], upstream[0]
+loss = lambda q: g0 @ softmax(K0 @ q / np.sqrt(d_k))  # noqa: E731
+numeric_q = np.array([(loss(q0 + eps * e) - loss(q0 - eps * e)) / (2 * eps) for e in np.eye(d_k)])
+J0 = softmax_jacobian(softmax(K0 @ q0 / np.sqrt(d_k)))
+formula_q = (J0.T @ g0) @ K0 / np.sqrt(d_k)  # (d_k,)
+fd_gap_q = np.abs(formula_q - numeric_q).max()
 
 jac_unscaled, jac_scaled = np.array(jac["unscaled"]), np.array(jac["scaled"])
 frozen_unscaled = np.array(frozen["unscaled"])
 frozen_scaled = np.array(frozen["scaled"])
 grad_unscaled = np.array(grad["unscaled"])
 grad_scaled = np.array(grad["scaled"])
+q_mean_unscaled, q_mean_scaled = np.array(q_mean["unscaled"]), np.array(q_mean["scaled"])
+q_median_unscaled, q_median_scaled = np.array(q_median["unscaled"]), np.array(q_median["scaled"])
+q_small_unscaled, q_small_scaled = np.array(q_small["unscaled"]), np.array(q_small["scaled"])
+q_share_small_unscaled = q_small_unscaled / n_queries
+q_top_unscaled, q_top_scaled = np.array(q_top["unscaled"]), np.array(q_top["scaled"])
+most_frozen_scaled = max(frozen_count["scaled"])  # queries, at the worst width
+mean_over_median_unscaled = q_mean_unscaled / q_median_unscaled
+mean_over_median_scaled = q_mean_scaled / q_median_scaled
+mean_over_median_widest = round(float(mean_over_median_unscaled[-1]), -3)  # to the thousand
 
 print(f"        mean ||J||_F       share ||J||_F < {frozen_below}"
       "   mean ||dL/dz||")
@@ -59,4 +87,16 @@ columns = (jac_unscaled, jac_scaled, frozen_unscaled, frozen_scaled,
            grad_unscaled, grad_scaled)
 for d_k, *values in zip(d_ks, *columns):
     print("{:4d} {:9.3f} {:7.3f} {:11.3f} {:7.3f} {:15.3f} {:7.3f}"
+          .format(d_k, *values))
+
+print(f"max |dL/dq formula - finite difference|: {fd_gap_q:.8f}",
+      f"(below 1e-8: {fd_gap_q < 1e-8})")
+print(f"||dL/dq||: mean, median, queries below {frozen_below} (of {n_queries}),"
+      " share of the sum held by the largest 10%")
+print(" d_k     mean  median  below  top 10%  |  mean  median  below  top 10%")
+print("         ------- unscaled --------     |  --------- scaled --------")
+columns = (q_mean_unscaled, q_median_unscaled, q_small_unscaled, q_top_unscaled,
+           q_mean_scaled, q_median_scaled, q_small_scaled, q_top_scaled)
+for d_k, *values in zip(d_ks, *columns):
+    print("{:4d} {:8.3f} {:7.1e} {:6d} {:8.2f}  | {:5.3f} {:7.3f} {:6d} {:8.2f}"
           .format(d_k, *values))

@@ -14,38 +14,42 @@ for d_k in d_ks:
     keys = rng.standard_normal((2_000, n, d_k))
     upstream = rng.standard_normal((2_000, n))
     scores = np.einsum("nd,nkd->nk", queries, keys)  # (2000, n)
-    variants = ("unscaled", scores), ("scaled", scores / np.sqrt(d_k))
-    for name, logits in variants:
-        p = softmax(logits)
-        J = p[:, :, None] * np.eye(n) - p[:, :, None] * p[:, None, :]
-        norms = np.linalg.norm(J, axis=(1, 2))
-        grad = np.einsum("qij,qi->qj", J, upstream)  # (2000, n)
-        measured = {"J": norms.mean(), "frozen": (norms < 0.01).mean(),
-                    "grad": np.linalg.norm(grad, axis=1).mean()}
+    for name, scale in ("unscaled", 1.0), ("scaled", 1 / np.sqrt(d_k)):
+        p = softmax(scale * scores)
+        J = p[:, :, None] * np.eye(n) - p[:, :, None] * p[:, None, :]  # (2000, n, n)
+        dz = np.einsum("qij,qi->qj", J, upstream)                      # (2000, n)
+        dq = np.linalg.norm(scale * np.einsum("qj,qjd->qd", dz, keys), axis=1)  # (2000,)
+        measured = {"J": np.linalg.norm(J, axis=(1, 2)).mean(),
+                    "dz": np.linalg.norm(dz, axis=1).mean(),
+                    "q mean": dq.mean(), "q median": np.median(dq),
+                    "q small": (dq < 0.01).mean()}
         for quantity, value in measured.items():
             curves.setdefault((quantity, name), []).append(value)
 
-fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2),
-                                  layout="constrained")
+fig, (left, middle, right) = plt.subplots(1, 3, figsize=(13, 4.2), layout="constrained")
 styles = ("unscaled", "tab:red", "o"), ("scaled", "tab:blue", "s")
 for name, color, marker in styles:
     left.semilogx(d_ks, curves["J", name], marker=marker, color=color,
                   label=f"mean $\\|J\\|_F$, {name}")
-    left.semilogx(d_ks, curves["grad", name], marker=marker, color=color,
-                  linestyle="--",
+    left.semilogx(d_ks, curves["dz", name], marker=marker, color=color, linestyle="--",
                   label=f"mean $\\|\\partial L / \\partial z\\|$, {name}")
-    right.semilogx(d_ks, curves["frozen", name], marker=marker,
-                   color=color, label=name)
-left.set_title("How much gradient the softmax lets through")
+    middle.loglog(d_ks, curves["q mean", name], marker=marker, color=color,
+                  label=f"mean, {name}")
+    middle.loglog(d_ks, curves["q median", name], marker=marker, color=color, linestyle="--",
+                  label=f"median, {name}")
+    right.semilogx(d_ks, curves["q small", name], marker=marker, color=color, label=name)
+left.set_title("At the scores $z$")
 left.set_ylabel("norm, mean over 2,000 queries")
 left.set_ylim(0, 0.4)
-left.legend(loc="lower left", fontsize=9)
-right.set_title("Queries whose softmax is nearly frozen "
-                "($\\|J\\|_F < 0.01$)")
+left.legend(loc="lower left", fontsize=8)
+middle.set_title("At the query $q$: $\\|\\partial L / \\partial q\\|$")
+middle.set_ylabel("norm (log scale)")
+middle.legend(loc="lower left", fontsize=8)
+right.set_title("Queries with $\\|\\partial L / \\partial q\\| < 0.01$")
 right.set_ylabel("share of queries")
 right.set_ylim(-0.02, 1)
 right.legend(loc="upper left")
-for ax in (left, right):
+for ax in (left, middle, right):
     ax.set_xlabel("$d_k$ (log scale)")
     ax.set_xticks(d_ks, [str(d) for d in d_ks])
     ax.minorticks_off()
