@@ -1,6 +1,6 @@
 import numpy as np
 
-from attn import multi_head_attention
+from attn import causal_mask, multi_head_attention
 
 seed = 2
 rng = np.random.default_rng(seed)
@@ -18,6 +18,16 @@ out_shuffled = multi_head_attention(X[perm], X[perm], params, h)  # (n, d_model)
 
 # Shuffled input -> the same output rows, shuffled the same way?
 equivariant = np.allclose(out_shuffled, out[perm])
+largest_gap = np.abs(out_shuffled - out[perm]).max()  # rounding: sums taken in another order
 bites_unchanged = np.allclose(out_shuffled[1], out[1])
 print("attention(X[perm]) == attention(X)[perm]:", equivariant)
+only_rounding = bool(largest_gap < 1e-12)
+print("largest difference below 1e-12:", only_rounding)
 print("'bites' gets the same vector in both sentences:", bites_unchanged)
+
+# A causal mask depends on position: token i sees tokens 0..i. The symmetry is gone.
+mask = causal_mask(n)
+masked = multi_head_attention(X, X, params, h, mask)
+masked_shuffled = multi_head_attention(X[perm], X[perm], params, h, mask)
+equivariant_with_mask = np.allclose(masked_shuffled, masked[perm])
+print("with a causal mask:", equivariant_with_mask)
