@@ -19,10 +19,11 @@ mix_cheaper_exactly_below_d = all(
 layer_dearer_at_every_n = all(
     attention_layer_flops(n, d) > recurrent_flops(n, d) for n in range(1, layer_checked_up_to + 1))
 
-print(f"{'n':>5} {'score-and-mix':>13} {'projections':>11} {'attention layer':>15}"
-      f" {'Elman layer':>11} {'mix/Elman':>9} {'layer/Elman':>11}")
+table = [f"{'n':>5} {'score-and-mix':>13} {'projections':>11} {'attention layer':>15}"
+         f" {'Elman layer':>11} {'mix/Elman':>9} {'layer/Elman':>11}"]
 for row in zip(lengths, mix, projections, layer, elman, mix_ratio, layer_ratio):
-    print("{:>5} {:>13} {:>11} {:>15} {:>11} {:>9.4f} {:>11.4f}".format(*row))
-print("score-and-mix equals the Elman layer at n =", crossover)
-print(f"score-and-mix < Elman exactly when n < {d} for n = 1 to {mix_checked_up_to}:", mix_cheaper_exactly_below_d)
-print(f"attention layer > Elman at every n = 1 to {layer_checked_up_to}:", layer_dearer_at_every_n)
+    table.append("{:>5} {:>13} {:>11} {:>15} {:>11} {:>9.4f} {:>11.4f}".format(*row))
+table.append(f"score-and-mix equals the Elman layer at n = {crossover}")
+table.append(f"score-and-mix < Elman exactly when n < {d} for n = 1 to {mix_checked_up_to}: {mix_cheaper_exactly_below_d}")
+table.append(f"attention layer > Elman at every n = 1 to {layer_checked_up_to}: {layer_dearer_at_every_n}")
+print("\n".join(table))  # one write: a notebook shows it as one output
