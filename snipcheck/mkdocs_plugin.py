@@ -29,8 +29,8 @@ from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.utils.meta import get_data
 
-from .engine import Build, Engine, decode_page, page_title
-from .notebook import notebook_for
+from .engine import Build, Engine, decode_page
+from .site import Staged, stage
 from .render import VERIFICATION_PAGE, unrendered_ties
 
 log = get_plugin_logger(__name__)
@@ -73,6 +73,7 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
         self.serving = False
         self.build: Build | None = None
         self.engine: Engine | None = None
+        self.staged = Staged()
         self.notebooks: dict[str, str] = {}  # page src_uri -> its notebook's src_uri
         self.trigger: Path | None = None
 
@@ -117,46 +118,30 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
         log.info(f"{len(build.stats.ran)} snippets run, {len(build.stats.cached)} from cache; "
                  f"{len(build.checks)} numbers checked, {len(build.citations)} quoted, {len(build.problems)} problems"
                  + (f"; {len(build.stats.pending)} still running" if build.stats.pending else ""))
-        for src_uri, data in build.figures().items():
-            files.append(File.generated(config, src_uri, content=data))
-        if files.get_file_from_path(VERIFICATION_PAGE) is None:
-            files.append(File.generated(config, VERIFICATION_PAGE, content=build.verification()))
         if build.problems:
             if not self.serving:
                 raise PluginError(f"snipcheck found {len(build.problems)} problem(s):\n{build.report()}")
             for problem in build.problems:
                 _serve_logger().error(str(problem))
-        if self.config.notebooks_dir:
-            self._add_notebooks(files, config, build)
+        self.staged = stage(build, notebooks_dir=self.config.notebooks_dir, use_directory_urls=config.use_directory_urls,
+                            verification=files.get_file_from_path(VERIFICATION_PAGE) is None)
+        self.notebooks = self.staged.notebooks
+        for src_uri, data in self.staged.files.items():
+            if src_uri.endswith(".ipynb"):
+                files.append(self._notebook_file(src_uri, data, config))
+            else:
+                files.append(File.generated(config, src_uri, content=data))
         return files
 
-    def _add_notebooks(self, files: Files, config, build: Build) -> None:
-        """One notebook per page that runs snippets, for mkdocs-jupyter to execute and render.
-
-        A page whose snippets failed or are still running gets none: executing it would fail or
-        hang the build (under ``mkdocs serve``, the server with it)."""
-        # A real file under a source folder of its own: mkdocs-jupyter reads notebooks by path.
+    def _notebook_file(self, src_uri: str, data: bytes, config) -> File:
+        """A notebook as a real file under a source folder of its own (mkdocs-jupyter reads
+        notebooks by path), rewritten only when its bytes change."""
         src_dir = self.engine.root / self.config.cache_dir / "site"
-        folder = src_dir / self.config.notebooks_dir
-        folder.mkdir(parents=True, exist_ok=True)
-        self.notebooks = {}
-        for uri, doc in build.docs.items():
-            page_file = files.get_file_from_path(uri)
-            if not doc.runs or page_file is None:
-                continue
-            if any(r is None or r.error is not None or r.pending for r in (build.results.get(run.snippet) for run in doc.runs)):
-                continue
-            stem = uri.rsplit(".", 1)[0].replace("/", "-")
-            nb_file = File(f"{self.config.notebooks_dir}/{stem}.ipynb", str(src_dir), config.site_dir, config.use_directory_urls)
-            base = nb_file.url.rstrip("/") if nb_file.url.endswith("/") else posixpath.dirname(nb_file.url)
-            link = posixpath.relpath(page_file.url or ".", base or ".") + ("/" if page_file.url.endswith("/") else "")
-            text = notebook_for(doc, page_title(doc), link, build.sources, build.results,
-                                file_name=f"{stem}.ipynb", environment=self.engine.runner.fingerprint)
-            path = folder / f"{stem}.ipynb"
-            if not path.exists() or path.read_text(encoding="utf-8") != text:
-                path.write_text(text, encoding="utf-8")
-            files.append(nb_file)
-            self.notebooks[uri] = nb_file.src_uri
+        path = src_dir / src_uri
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if not path.exists() or path.read_bytes() != data:
+            path.write_bytes(data)
+        return File(src_uri, str(src_dir), config.site_dir, config.use_directory_urls)
 
     def on_page_content(self, html: str, *, page, config, files) -> str:
         if page.file.src_uri in self.notebooks.values():
@@ -172,12 +157,7 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
         return html
 
     def on_page_markdown(self, markdown: str, *, page, config, files) -> str:
-        if self.build is None or page.file.src_uri not in self.build.docs:
+        if self.build is None or page.file.src_uri not in self.staged.pages:
             return markdown
-        body, _ = get_data(self.build.rendered(page.file.src_uri))
-        notebook = self.notebooks.get(page.file.src_uri)
-        if notebook:
-            link = posixpath.relpath(notebook, posixpath.dirname(page.file.src_uri) or ".")
-            body += (f'\n\n!!! tip "Run this page yourself"\n    Every snippet on this page, as a Jupyter notebook: '
-                     f"[see it executed]({link}), and download the `.ipynb` from there.\n")
+        body, _ = get_data(self.staged.pages[page.file.src_uri])  # MkDocs has read the front matter
         return body

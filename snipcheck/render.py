@@ -90,7 +90,8 @@ def render(build, src_uri: str) -> str:
     if header:
         at = _after_front_matter(lines)
         lines[at:at] = header
-    return "\n".join(lines) + "\n"
+    text = "\n".join(lines)
+    return text if text.endswith("\n") else text + "\n"
 
 
 def _render_tie(tie, outcome, verification: str, build) -> str:
