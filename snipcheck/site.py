@@ -18,6 +18,7 @@ from __future__ import annotations
 import posixpath
 from dataclasses import dataclass, field
 
+from .document import FIGURES_DIR
 from .engine import Build, page_title
 from .notebook import notebook_for
 from .render import VERIFICATION_PAGE, render
@@ -28,6 +29,27 @@ class Staged:
     pages: dict[str, str] = field(default_factory=dict)  # src_uri -> the page as the site renders it
     files: dict[str, bytes] = field(default_factory=dict)  # src_uri -> a file the build adds
     notebooks: dict[str, str] = field(default_factory=dict)  # page src_uri -> its notebook's src_uri
+    placeholders: set[str] = field(default_factory=set)  # figures of snippets still running (see stage)
+
+
+# 1 x 1 transparent PNG: stands in for a PNG figure whose snippet is still running.
+_EMPTY_PNG = bytes.fromhex("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c63"
+                           "6000010000050001a5f645400000000049454e44ae426082")
+
+
+def placeholder(site_path: str, snippet: str, failed: bool = False) -> bytes:
+    """What stands in for a figure while its snippet still runs (under ``mkdocs serve``, until
+    the rebuild its end triggers; in a build that does not wait, until it collects the run), or
+    after it failed (under ``mkdocs serve``, whose page lists the error: a missing file would stop
+    the preview)."""
+    if site_path.lower().endswith(".png"):
+        return _EMPTY_PNG
+    text = (f"snippets/{snippet} failed: no figure (the error is at the top of the page)" if failed
+            else f"snippets/{snippet} is still running: the figure appears when it finishes")
+    return ('<svg xmlns="http://www.w3.org/2000/svg" width="640" height="80" viewBox="0 0 640 80">'
+            '<rect width="640" height="80" fill="#ffffff" stroke="#999999"/>'
+            f'<text x="320" y="45" font-family="sans-serif" font-size="15" text-anchor="middle" fill="#333333">{text}</text>'
+            "</svg>\n").encode("utf-8")
 
 
 def page_url(src_uri: str, use_directory_urls: bool = True) -> str:
@@ -73,7 +95,9 @@ def has_notebook(build: Build, uri: str) -> bool:
     of a failed or still-running snippet would show no output or a wrong one)."""
     doc = build.docs[uri]
     results = [build.results.get(run.snippet) for run in doc.runs]
-    return bool(results) and all(r is not None and r.error is None and not r.pending for r in results)
+    # A live run the build will still wait for counts as clean: if it fails, the build fails.
+    return bool(results) and all(r is not None and r.error is None and (not r.pending or r.name in build.waiting)
+                                 for r in results)
 
 
 def stage(build: Build, *, notebooks_dir: str = "notebooks", use_directory_urls: bool = True,
@@ -84,6 +108,17 @@ def stage(build: Build, *, notebooks_dir: str = "notebooks", use_directory_urls:
     pages are rendered (the other parts are always complete)."""
     staged = Staged()
     staged.files.update(build.figures())
+    # A figure the page shows but whose snippet is still running or failed: a placeholder, so the
+    # page's image link resolves (a build fails on the failure anyway, before writing anything).
+    missing = {name.rsplit(".", 1)[0]: r for name, r in build.results.items() if r.pending or r.error is not None}
+    for uri, doc in build.docs.items():
+        for figure in doc.figures:
+            target = posixpath.normpath(posixpath.join(posixpath.dirname(uri), figure.src))
+            parts = target.split("/")
+            if len(parts) > 2 and parts[0] == FIGURES_DIR and parts[1] in missing and target not in staged.files:
+                result = missing[parts[1]]
+                staged.files[target] = placeholder(target, result.name, failed=result.error is not None)
+                staged.placeholders.add(target)
     if verification:
         staged.files[VERIFICATION_PAGE] = build.verification().encode("utf-8")
     for uri, doc in build.docs.items():
