@@ -67,11 +67,11 @@ class Build:
             for fig in result.figures
         }
 
-    def verification(self, titles: dict[str, str] | None = None) -> str:
+    def verification(self, titles: dict[str, str] | None = None, use_directory_urls: bool = True) -> str:
         from .ledger import verification_page
 
         titles = titles or {uri: page_title(doc) for uri, doc in self.docs.items()}
-        return verification_page(self, titles)
+        return verification_page(self, titles, use_directory_urls)
 
     def report(self) -> str:
         """All problems, one per entry, each starting with file:line."""

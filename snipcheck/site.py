@@ -120,7 +120,7 @@ def stage(build: Build, *, notebooks_dir: str = "notebooks", use_directory_urls:
                 staged.files[target] = placeholder(target, result.name, failed=result.error is not None)
                 staged.placeholders.add(target)
     if verification:
-        staged.files[VERIFICATION_PAGE] = build.verification().encode("utf-8")
+        staged.files[VERIFICATION_PAGE] = build.verification(use_directory_urls=use_directory_urls).encode("utf-8")
     for uri, doc in build.docs.items():
         if notebooks_dir and has_notebook(build, uri):
             nb_uri = notebook_uri(uri, notebooks_dir)
