@@ -53,7 +53,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/attention.py $(ARGS)
 
 measure: $(STAMP)
-	$(BIN)/python scripts/measure_build.py
+	$(BIN)/python scripts/measure_build.py $(ARGS)
 
 browser:
 	@scripts/install-chromium

@@ -1,71 +1,234 @@
-"""Measure the site's build times in a throwaway copy of the project: a cold build (empty caches),
-warm rebuilds (nothing changed), and the `mkdocs serve` reload after a prose edit.
+"""Measure the site's build times in a throwaway copy of the project (`make measure`).
 
-Run with `make measure`. It prints wall-clock seconds; this machine is shared, so read them as
-one sample, not a benchmark.
+Four figures, each the median of REPEATS runs, each printed with the machine's load average at
+the time (this machine is shared: read a figure taken under load as an upper bound):
+
+- cold build: `mkdocs build --strict` with empty project caches (snippet results, notebooks);
+- warm rebuild: the same again, nothing changed;
+- prose edit -> page: under `mkdocs serve`, from writing a page to the server answering with
+  the edited page;
+- snippet edit -> page: the same after editing a snippet (a new comment line, so it runs again),
+  printed beside that snippet's own running time (both determinism runs, side by side, as the
+  build runs them), measured alone in the same sandbox.
+
+`--test` also times `make test` in a fresh clone whose virtual environment and browser are set
+up first (set-up not counted). The copy is made from the files git tracks, so it is what a fresh
+clone would build.
 """
 
 from __future__ import annotations
 
+import argparse
+import json
 import os
 import shutil
+import socket
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-COPY = ["mkdocs.yml", "docs", "snippets", "hooks", "overrides", "attn", "snipcheck"]
 ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
 MKDOCS = [sys.executable, "-m", "mkdocs"]
+PROSE_PAGE = "docs/index.md"
+SNIPPET = "02_one_head.py"  # a short snippet, on the page below
+SNIPPET_PAGE = "docs/02-one-head-by-hand.md"
+
+
+def load() -> str:
+    one, five, _ = os.getloadavg()
+    return f"load {one:.1f} (5 min: {five:.1f}) on {os.cpu_count()} cores"
+
+
+def tracked_copy(dest: Path) -> Path:
+    """The files git tracks, copied to ``dest`` (a fresh clone's tree, without the history)."""
+    names = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout.split(b"\0")
+    for name in filter(None, names):
+        source = ROOT / os.fsdecode(name)
+        if source.is_file():
+            target = dest / os.fsdecode(name)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
+    return dest
 
 
 def build(project: Path) -> float:
     start = time.perf_counter()
-    subprocess.run([*MKDOCS, "build", "--strict", "-q", "-d", str(project / "site")], cwd=project, env=ENV,
-                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return time.perf_counter() - start
+    run = subprocess.run([*MKDOCS, "build", "--strict", "-q", "-d", str(project / "site")], cwd=project, env=ENV,
+                         stdin=subprocess.DEVNULL, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    if run.returncode != 0:
+        raise SystemExit(f"mkdocs build failed in {project}:\n{run.stdout[-3000:]}{run.stderr[-3000:]}")
+    return seconds
 
 
-def serve_reloads(project: Path, edits: int = 3) -> list[float]:
-    page = project / "docs" / "index.md"
-    original = page.read_text(encoding="utf-8")
-    server = subprocess.Popen([*MKDOCS, "serve", "-a", "127.0.0.1:8799"], cwd=project, env=ENV,
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
 
-    def wait_for(text: str) -> float:
-        for line in server.stdout:
-            if text in line:
-                return time.perf_counter()
-        raise RuntimeError(f"mkdocs serve ended before printing {text!r}")
 
+class Serve:
+    """`mkdocs serve` on a free port, its output drained in the background."""
+
+    def __init__(self, project: Path) -> None:
+        self.port = _free_port()
+        self.log = project / "serve.log"
+        self.process = subprocess.Popen([*MKDOCS, "serve", "-a", f"127.0.0.1:{self.port}"],
+                                        cwd=project, env=ENV, stdin=subprocess.DEVNULL,
+                                        stdout=open(self.log, "wb"), stderr=subprocess.STDOUT)
+        self.wait_for("", "", timeout=600)
+
+    def get(self, path: str) -> str:
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/{path}", timeout=120) as response:
+            return response.read().decode("utf-8", "replace")
+
+    def wait_for(self, path: str, text: str, timeout: float = 120) -> float:
+        """Seconds until the page at ``path`` holds ``text`` and runs nothing in the background."""
+        start = time.perf_counter()
+        while time.perf_counter() - start < timeout:
+            if self.process.poll() is not None:
+                raise SystemExit(f"mkdocs serve ended:\n{self.log.read_text(errors='replace')[-3000:]}")
+            try:
+                page = self.get(path)
+                if text in page and "Snippets still running" not in page:
+                    return time.perf_counter() - start
+            except OSError:
+                pass
+            time.sleep(0.02)
+        raise SystemExit(f"the served page {path!r} never showed {text!r}:\n{self.log.read_text(errors='replace')[-3000:]}")
+
+    def close(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+def edit_to_page(serve: Serve, file: Path, url: str, edit, marker: str) -> float:
+    original = file.read_text(encoding="utf-8")
     try:
-        wait_for("Serving on")
-        times = []
-        for i in range(edits):
-            time.sleep(1.5)
-            start = time.perf_counter()
-            page.write_text(original.replace("numbers you can check", "numbers you can check" + " " * (i + 1), 1),
-                            encoding="utf-8")
-            times.append(wait_for("Reloading browsers") - start)
-        return times
+        time.sleep(1.0)  # let the watcher settle after the last rebuild
+        start = time.perf_counter()
+        file.write_text(edit(original, marker), encoding="utf-8")
+        serve.wait_for(url, marker)
+        return time.perf_counter() - start
     finally:
-        server.terminate()
-        server.wait(timeout=30)
+        file.write_text(original, encoding="utf-8")
+        serve.wait_for(url, "</html>")  # the page again without the edit; not timed
+        time.sleep(1.5)
+
+
+def _prose(text: str, marker: str) -> str:
+    head, sep, rest = text.partition("\n\n")
+    return head + sep + f"Measured edit {marker}.\n\n" + rest
+
+
+def _comment(text: str, marker: str) -> str:
+    return f"# measured edit {marker}\n" + text
+
+
+def snippet_seconds(project: Path, name: str, repeats: int) -> float:
+    """The snippet's own running time: both determinism runs, side by side, in the sandbox."""
+    code = ("import sys, time\nfrom pathlib import Path\nsys.path.insert(0, '.')\n"
+            "from snipcheck.runner import Request, Runner\n"
+            "runner = Runner(Path('.'), Path('snippets'), Path(sys.argv[2]))\n"
+            "start = time.perf_counter()\nresult = runner._run_checked(sys.argv[1], Request())\n"
+            "assert result.error is None, result.error\nprint(time.perf_counter() - start)\n")
+    times = []
+    with tempfile.TemporaryDirectory() as cache:
+        for _ in range(repeats):
+            run = subprocess.run([sys.executable, "-c", code, name, cache], cwd=project, env=ENV,
+                                 capture_output=True, text=True, check=True)
+            times.append(float(run.stdout.split()[-1]))
+    return statistics.median(times)
+
+
+def slowest_snippets(project: Path, count: int = 5) -> list[tuple[float, str]]:
+    found = []
+    for entry in (project / ".cache" / "snipcheck").glob("*.json"):
+        try:
+            result = json.loads(entry.read_text(encoding="utf-8"))["result"]
+            found.append((result["seconds"], result["name"]))
+        except (OSError, ValueError, KeyError):
+            continue
+    return sorted(found, reverse=True)[:count]
+
+
+def report(label: str, samples: list[float], loads: list[str], target: float | None, extra: str = "") -> None:
+    median = statistics.median(samples)
+    verdict = "" if target is None else (f"  [target <= {target:g} s: " + ("met]" if median <= target else "MISSED]"))
+    print(f"{label}: median {median:.2f} s of {', '.join(f'{s:.2f}' for s in samples)}{extra}{verdict}")
+    for sample, at in zip(samples, loads):
+        print(f"    {sample:.2f} s at {at}")
+
+
+def time_make_test(repeats: int) -> None:
+    with tempfile.TemporaryDirectory(prefix="measure-test-") as tmp:
+        clone = Path(tmp) / "clone"
+        subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
+        subprocess.run(["make", "-s", ".venv/.installed", "browser"], cwd=clone, check=True)
+        samples, loads = [], []
+        for _ in range(repeats):
+            shutil.rmtree(clone / ".cache", ignore_errors=True)
+            start = time.perf_counter()
+            run = subprocess.run(["make", "test"], cwd=clone, capture_output=True, text=True)
+            samples.append(time.perf_counter() - start)
+            loads.append(load())
+            print(run.stdout.strip().splitlines()[-1] if run.stdout.strip() else "(no output)")
+            if run.returncode != 0:
+                print(run.stdout[-4000:])
+                raise SystemExit("make test failed")
+        report("make test (fresh clone, after set-up)", samples, loads, 240)
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--test", action="store_true", help="also time make test in a fresh clone")
+    args = parser.parse_args()
+    print(f"measuring in a throwaway copy; {load()}")
     with tempfile.TemporaryDirectory(prefix="measure-") as tmp:
-        project = Path(tmp)
-        for name in COPY:
-            source = ROOT / name
-            (shutil.copytree if source.is_dir() else shutil.copy2)(source, project / name)
-        print(f"cold build (empty caches): {build(project):.1f} s")
-        warm = [build(project) for _ in range(3)]
-        print("warm rebuilds (nothing changed): " + ", ".join(f"{t:.2f} s" for t in warm))
-        print("mkdocs serve, edit to reload after a prose edit: "
-              + ", ".join(f"{t:.2f} s" for t in serve_reloads(project)))
+        colds, cold_loads = [], []
+        for i in range(args.repeats):
+            project = tracked_copy(Path(tmp) / f"cold-{i}")
+            colds.append(build(project))
+            cold_loads.append(load())
+        report("cold build (empty caches)", colds, cold_loads, 25)
+        print("    slowest snippets in the last cold build (wall s, beside the others): "
+              + ", ".join(f"{name} {s:.1f}" for s, name in slowest_snippets(project)))
+        warms, warm_loads = [], []
+        for _ in range(args.repeats):
+            warms.append(build(project))
+            warm_loads.append(load())
+        report("warm rebuild (nothing changed)", warms, warm_loads, 1.5)
+
+        serve = Serve(project)
+        try:
+            prose, prose_loads = [], []
+            for i in range(args.repeats):
+                prose.append(edit_to_page(serve, project / PROSE_PAGE, "", _prose, f"prose-{i}-{time.time_ns()}"))
+                prose_loads.append(load())
+            report("mkdocs serve, prose edit -> page served", prose, prose_loads, 1.0)
+            page = SNIPPET_PAGE.removeprefix("docs/").removesuffix(".md") + "/"
+            edits, edit_loads = [], []
+            for i in range(args.repeats):
+                edits.append(edit_to_page(serve, project / "snippets" / SNIPPET, page, _comment, f"snippet-{i}-{time.time_ns()}"))
+                edit_loads.append(load())
+        finally:
+            serve.close()
+        own = snippet_seconds(project, SNIPPET, args.repeats)
+        overhead = [e - own for e in edits]
+        report(f"mkdocs serve, snippet edit ({SNIPPET}) -> page served", edits, edit_loads, None,
+               f"; the snippet's own running time {own:.2f} s, so {statistics.median(overhead):.2f} s beyond it"
+               f"  [target <= 1 s beyond it: {'met' if statistics.median(overhead) <= 1.0 else 'MISSED'}]")
+    if args.test:
+        time_make_test(1)
 
 
 if __name__ == "__main__":

@@ -1,8 +1,16 @@
-"""Command line: ``python -m snipcheck check`` and ``python -m snipcheck accept``.
+"""Command line: ``python -m snipcheck check``, ``accept`` and ``render OUT``.
+
+- ``check``: run the snippets and compare every documented value;
+- ``accept``: write the computed values into the pages and print the diff;
+- ``render OUT``: check, then write the site's Markdown tree to OUT: every file of the docs
+  folder, each checked page rendered (code, outputs and ties), the figures, the verification page
+  and the notebooks. Any MkDocs-compatible builder builds OUT without snipcheck (set its
+  ``docs_dir`` to OUT and leave the snipcheck plugin out). Nothing is written while a problem
+  remains. OUT must be empty, absent or an earlier ``render`` output (it is replaced whole).
 
 Exit codes: 0 everything checks; 1 a problem remains (for ``accept``: after it wrote what it
-could); 2 the command could not run as asked (no pages found, a page it must not write);
-130 interrupted.
+could; for ``render``: nothing written); 2 the command could not run as asked (no pages found,
+a page it must not write, an OUT it must not replace); 130 interrupted.
 """
 
 from __future__ import annotations
@@ -18,13 +26,29 @@ from .results import ProblemKind
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="snipcheck", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("command", choices=["check", "accept"],
+    parser.add_argument("command", choices=["check", "accept", "render"],
                         help="check: run the snippets and compare every documented value; "
-                             "accept: write the computed values into the Markdown and print the diff")
+                             "accept: write the computed values into the Markdown and print the diff; "
+                             "render OUT: write the rendered Markdown tree to OUT")
+    parser.add_argument("out", nargs="?", help="render: the folder to write the tree to")
     parser.add_argument("--root", default=".", help="the project folder (default: here)")
     parser.add_argument("--docs", default="docs", help="the pages' folder, relative to the root (default: docs)")
     parser.add_argument("--refresh", action="store_true", help="ignore the cache and run every snippet")
+    parser.add_argument("--site-url", default="", help="render: where the site is published; notebooks link "
+                                                       "to their pages there (default: relative links)")
+    parser.add_argument("--no-directory-urls", action="store_true",
+                        help="render: pages are PAGE.html, not PAGE/ (MkDocs' use_directory_urls: false)")
     args = parser.parse_args(argv)
+    if (args.command == "render") != (args.out is not None):
+        parser.error("render needs the folder to write to (render OUT); check and accept take none")
+    if args.command == "render":
+        from .stagedir import StageRefused, check_destination
+
+        try:
+            check_destination(Path(args.root) / args.docs, Path(args.out), Path(args.root))
+        except StageRefused as exc:
+            print(f"snipcheck: render: {exc}", file=sys.stderr)
+            return 2
     engine = Engine(Path(args.root), docs_dir=args.docs, refresh=args.refresh or None)
     try:
         build = engine.build()
@@ -41,6 +65,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"snipcheck: warning: {engine.runner.sandbox_note}", file=sys.stderr)
     if args.command == "accept":
         return _accept(engine, build)
+    if args.command == "render" and not build.problems:
+        return _render(engine, build, Path(args.out), args)
     for problem in build.problems:
         print(problem, file=sys.stderr)
     if build.problems:
@@ -76,3 +102,18 @@ def _accept(engine: Engine, build) -> int:
     if remaining:
         print(f"snipcheck: accept: {len(remaining)} problem(s) remain that accept does not rewrite", file=sys.stderr)
     return 1 if remaining else 0
+
+
+def _render(engine: Engine, build, out: Path, args) -> int:
+    from .site import stage
+    from .stagedir import StageRefused, write_tree
+
+    staged = stage(build, site_url=args.site_url, use_directory_urls=not args.no_directory_urls)
+    try:
+        written = write_tree(engine.docs_dir, out, staged, root=engine.root)
+    except StageRefused as exc:
+        print(f"snipcheck: render: {exc}", file=sys.stderr)
+        return 2
+    print(f"snipcheck: rendered {len(staged.pages)} page(s), {len(staged.files)} generated file(s), "
+          f"{written} file(s) in all, to {out}", file=sys.stderr)
+    return 0

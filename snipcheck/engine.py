@@ -37,6 +37,19 @@ class Build:
     citations: list[Citation] = field(default_factory=list)
     page_problems: dict[str, list[Problem]] = field(default_factory=dict)
     serving: bool = False
+    # Live snippets still running in a build that did not wait for them (``Engine.finish`` does).
+    waiting: set[str] = field(default_factory=set)
+    base_problems: list[Problem] = field(default_factory=list)  # found before any snippet ran
+    before: dict[str, str] = field(default_factory=dict)  # hashes of pages and snippets before the runs
+
+    @property
+    def complete(self) -> bool:
+        return not self.waiting
+
+    def needs(self, src_uri: str) -> bool:
+        """Whether the page shows or checks something a snippet still running will give."""
+        doc = self.docs.get(src_uri)
+        return doc is not None and bool(self.waiting.intersection(doc.snippets()))
 
     def outcome(self, region: Region) -> Outcome:
         return self.outcomes.get(id(region), Outcome())
@@ -54,11 +67,11 @@ class Build:
             for fig in result.figures
         }
 
-    def verification(self, titles: dict[str, str] | None = None) -> str:
+    def verification(self, titles: dict[str, str] | None = None, use_directory_urls: bool = True) -> str:
         from .ledger import verification_page
 
         titles = titles or {uri: page_title(doc) for uri, doc in self.docs.items()}
-        return verification_page(self, titles)
+        return verification_page(self, titles, use_directory_urls)
 
     def report(self) -> str:
         """All problems, one per entry, each starting with file:line."""
@@ -89,6 +102,7 @@ class Engine:
         self.mode = mode
         self.runner = Runner(self.root, self.snippets_dir, self.root / cache_dir, refresh=refresh,
                              check_determinism=check_determinism, jobs=jobs, mode=mode, serve_wait=serve_wait, warn=warn)
+        self._before: dict[str, str] | None = None
 
     def _rel(self, path: Path) -> str:
         try:
@@ -112,8 +126,23 @@ class Engine:
                 pages[path.relative_to(self.docs_dir).as_posix()] = text
         return pages, problems
 
-    def build(self, pages: dict[str, str] | None = None, *, read_problems: list[Problem] | None = None) -> Build:
-        """Check ``pages`` (src_uri -> Markdown; default: every page in the docs folder)."""
+    def start_live(self, pages: dict[str, str] | None = None) -> None:
+        """Start the live snippets (timings) of ``pages`` (default: the pages on disk) before the
+        build asks for them, so they run beside the builder's own start-up. Build mode only; a
+        measurement starts only if no other snippet has to run (see ``Runner.start_live``)."""
+        if self.mode == "serve":
+            return
+        if pages is None:
+            pages, _ = self.read_pages()
+        self._before = self._protected()
+        self.runner.start_live(self.requests(self.parse(pages)))
+
+    def build(self, pages: dict[str, str] | None = None, *, read_problems: list[Problem] | None = None,
+              wait_live: bool = True) -> Build:
+        """Check ``pages`` (src_uri -> Markdown; default: every page in the docs folder).
+
+        ``wait_live=False``: the live snippets run on in the background; the build comes back with
+        them ``waiting`` and their regions unchecked, and ``finish`` completes it."""
         problems: list[Problem] = list(read_problems or [])
         if pages is None:
             pages, unreadable = self.read_pages()
@@ -121,11 +150,28 @@ class Engine:
             if not pages and not unreadable:
                 problems.append(self._no_pages())
         docs = self.parse(pages)
-        before = self._protected() if self.mode != "serve" else {}
-        results, stats = self.runner.run_all(self.requests(docs))
+        before = (self._before or self._protected()) if self.mode != "serve" else {}
+        self._before = None
+        results, stats = self.runner.run_all(self.requests(docs), wait_live=wait_live)
         out = self.check(docs, results, stats, problems)
-        if before:
+        if self.mode != "serve":
+            out.waiting = set(stats.pending)
+        out.base_problems, out.before = problems, before
+        if before and out.complete:
             out.problems += self._sandbox(before, stats)
+        return out
+
+    def finish(self, build: Build) -> Build:
+        """``build`` with its waiting live snippets run to the end and every region checked."""
+        if build.complete:
+            return build
+        more, stats = self.runner.collect(build.waiting)
+        stats.ran = build.stats.ran + stats.ran
+        stats.cached = build.stats.cached
+        out = self.check(build.docs, {**build.results, **more}, stats, build.base_problems)
+        out.base_problems, out.before = build.base_problems, build.before
+        if build.before:
+            out.problems += self._sandbox(build.before, stats)
         return out
 
     def parse(self, pages: dict[str, str]) -> dict[str, Document]:

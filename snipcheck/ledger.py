@@ -4,12 +4,18 @@ A summary table at the top; then, per page, a heading (which the site search ind
 to) and a collapsible block of its rows. Every row has a unique anchor (page, line and position
 in the line), so a number on a page links to its row, and a row links back to the number. A few
 lines of script, shipped in the page itself, open the block that holds the row an address points
-to, and filter the rows by what a reader types (a value or a name). Every cell is escaped, so a
-``|`` or a ``$`` in a source or a value stays text.
+to, and filter the rows by what a reader types (a value or a name).
+
+The row blocks are written as HTML, not Markdown: there are hundreds of rows, and Markdown's
+inline processing of every cell was most of the time the builder spent on this page. So their
+links are URLs already (``use_directory_urls`` says which form), and every cell is HTML-escaped
+(a ``|``, a ``$`` or a ``<`` in a source or a value stays text; raw HTML is never read as
+Markdown or math).
 """
 
 from __future__ import annotations
 
+import html
 import posixpath
 from collections import defaultdict
 
@@ -59,7 +65,24 @@ def _page_link(path: str, prefix: str) -> str:
     return posixpath.relpath(path, prefix) if prefix else path
 
 
-def verification_page(build, titles: dict[str, str]) -> str:
+def _url(src_uri: str, use_directory_urls: bool) -> str:
+    """The URL of a page from the verification page (``verification/`` or ``verification.html``)."""
+    from .site import link
+
+    return link("verification.md", src_uri, use_directory_urls)
+
+
+def _cell(text: str) -> str:
+    return html.escape(" ".join(text.split()), quote=True)
+
+
+_ROW_HEAD = ('<table>\n<thead>\n<tr>\n<th style="text-align: right;">Line</th>\n<th>Documented</th>\n<th>Computed</th>\n'
+             "<th>Result</th>\n<th>Checked as</th>\n<th>Snippet</th>\n</tr>\n</thead>\n<tbody>")
+_QUOTE_HEAD = ('<table>\n<thead>\n<tr>\n<th>Page</th>\n<th style="text-align: right;">Line</th>\n<th>Number</th>\n'
+               "<th>Source</th>\n</tr>\n</thead>\n<tbody>")
+
+
+def verification_page(build, titles: dict[str, str], use_directory_urls: bool = True) -> str:
     prefix = build.docs_prefix
     checks, citations = build.checks, build.citations
     by_page: dict[str, list] = defaultdict(list)
@@ -110,31 +133,33 @@ def verification_page(build, titles: dict[str, str]) -> str:
     out += ["", f"{failing} failing." if failing else "", "## Computed and checked", ""]
     for path in sorted(by_page):
         src_uri = _page_link(path, prefix)
+        url = _url(src_uri, use_directory_urls)
         rows = by_page[path]
         bad = sum(not c.ok for c in rows)
         out += [f"### {md_text(titles.get(src_uri, src_uri))} {{ #{slugs[path]} }}", ""]
-        summary = f"{len(rows)} numbers checked on {md_text(src_uri)}: " + (f"{bad} FAIL" if bad else "all pass")
-        out += [f'<details class="snipcheck-rows" markdown="1">', f"<summary>{summary}</summary>", ""]
-        out += ["| Line | Documented | Computed | Result | Checked as | Snippet |", "| ---: | --- | --- | --- | --- | --- |"]
+        summary = f"{len(rows)} numbers checked on {_cell(src_uri)}: " + (f"{bad} FAIL" if bad else "all pass")
+        out += ['<details class="snipcheck-rows">', f"<summary>{summary}</summary>", _ROW_HEAD]
         for c in rows:
             if c.kind is RegionKind.OUTPUT:
-                back, what = src_uri, "printed output"
+                back, what = url, "printed output"
             else:
-                back = f"{src_uri}#{tie_id(c.line, c.position)}"
-                what = ("measured, in range" if c.measured else "computed") + f": <code>{md_text(c.what)}</code>"
-            computed = md_text(c.computed)
+                back = f"{url}#{tie_id(c.line, c.position)}"
+                what = ("measured, in range" if c.measured else "computed") + f": <code>{_cell(c.what)}</code>"
+            computed = _cell(c.computed)
             if c.measured:
                 computed = f'<span class="live-number">{computed}</span>'
-            status = "pass" if c.ok else "**FAIL**"
-            out.append(f'| <span id="{c.anchor}"></span>[{c.line}]({back}) | {md_text(c.documented)} | {computed} | {status} '
-                       f"| {what} | <code>snippets/{md_text(c.snippet)}</code> |")
-        out += ["", "</details>", ""]
+            status = "pass" if c.ok else "<strong>FAIL</strong>"
+            out.append(f'<tr>\n<td style="text-align: right;"><span id="{c.anchor}"></span><a href="{_cell(back)}">{c.line}</a></td>\n'
+                       f"<td>{_cell(c.documented)}</td>\n<td>{computed}</td>\n<td>{status}</td>\n<td>{what}</td>\n"
+                       f"<td><code>snippets/{_cell(c.snippet)}</code></td>\n</tr>")
+        out += ["</tbody>\n</table>", "</details>", ""]
     out += ["## Quoted from sources", "", "These numbers are not computed here; they are reported by the source named.", ""]
-    out += ['<details class="snipcheck-rows" markdown="1">', f"<summary>{len(citations)} numbers quoted from sources</summary>", ""]
-    out += ["| Page | Line | Number | Source |", "| --- | ---: | --- | --- |"]
+    out += ['<details class="snipcheck-rows">', f"<summary>{len(citations)} numbers quoted from sources</summary>", _QUOTE_HEAD]
     for c in citations:
         src_uri = _page_link(c.path, prefix)
-        out.append(f'| [{md_text(titles.get(src_uri, src_uri))}]({src_uri}) | <span id="{c.anchor}"></span>'
-                   f"[{c.line}]({src_uri}#{tie_id(c.line, c.position)}) | {md_text(c.documented)} | {md_text(c.source)} |")
-    out += ["", "</details>", "", _SCRIPT, ""]
+        url = _url(src_uri, use_directory_urls)
+        out.append(f'<tr>\n<td><a href="{_cell(url)}">{_cell(titles.get(src_uri, src_uri))}</a></td>\n'
+                   f'<td style="text-align: right;"><span id="{c.anchor}"></span><a href="{_cell(url)}#{tie_id(c.line, c.position)}">{c.line}</a></td>\n'
+                   f"<td>{_cell(c.documented)}</td>\n<td>{_cell(c.source)}</td>\n</tr>")
+    out += ["</tbody>\n</table>", "</details>", "", _SCRIPT, ""]
     return "\n".join(out)

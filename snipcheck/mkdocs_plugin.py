@@ -1,20 +1,25 @@
-"""The MkDocs plugin: a thin layer that hands the pages to ``Engine`` and fails the build on drift.
+"""The MkDocs plugin: a thin layer that hands the pages to ``Engine`` and ``stage`` and fails the
+build on drift. What it adds to the site is what ``python -m snipcheck render`` writes.
 
+- ``on_config`` starts the live snippets (timings) of a build, when every other snippet comes from
+  the cache, so they measure beside MkDocs' own start-up instead of before or after it;
 - ``on_files`` checks every page at once (so one run lists every drift), adds the figures the
   snippets drew, the generated verification page and one notebook per page. Any problem aborts
   ``mkdocs build`` right there, strict or not, before a page is rendered or a file written, so a
-  failing build never leaves a site that looks good. Under ``mkdocs serve`` the problems are
-  logged and shown at the top of each affected page instead, and serving goes on;
+  failing build never leaves a site that looks good. Live snippets still running are collected by
+  the first page that shows or checks what they give (or, at the latest, in ``on_env``, after
+  every page is read and before anything is written), and their problems abort the build there;
 - ``on_page_markdown`` swaps each page for its rendered form (code included, ties rendered);
 - ``on_page_content`` makes sure every tie came out of Markdown as a number linked to its check
   (a tie the parser let through into code, math or raw HTML fails here, with its file:line).
 
-Under ``mkdocs serve`` the plugin object (and so the engine) lives across rebuilds: a live
+Under ``mkdocs serve`` the problems are logged and shown at the top of each affected page
+instead, and serving goes on. The plugin object (and so the engine) lives across rebuilds: a live
 snippet measured earlier in the session is reused while its inputs are unchanged, and a snippet
-still running after ``serve_wait`` seconds goes on in the background; the page says so, and the
-site rebuilds when it finishes, so the server never waits on a slow or looping snippet.
+still running after ``serve_wait`` seconds goes on in the background; the page says so (its
+figures stand in as placeholders), and the site rebuilds when it finishes, so the server never
+waits on a slow or looping snippet.
 """
-
 from __future__ import annotations
 
 import logging
@@ -29,8 +34,8 @@ from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.utils.meta import get_data
 
-from .engine import Build, Engine, decode_page, page_title
-from .notebook import notebook_for
+from .engine import Build, Engine, decode_page
+from .site import Staged, stage
 from .render import VERIFICATION_PAGE, unrendered_ties
 
 log = get_plugin_logger(__name__)
@@ -73,8 +78,12 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
         self.serving = False
         self.build: Build | None = None
         self.engine: Engine | None = None
+        self.staged = Staged()
         self.notebooks: dict[str, str] = {}  # page src_uri -> its notebook's src_uri
         self.trigger: Path | None = None
+        self.files: Files | None = None
+        self.use_directory_urls = True
+        self.generated_verification = False
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
@@ -87,15 +96,19 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
                                  check_determinism=self.config.check_determinism,
                                  mode="serve" if self.serving else "build", serve_wait=self.config.serve_wait,
                                  warn=lambda message: log.warning(message))
+        self.engine.start_live()  # a build's measurements start now, beside the rest of MkDocs' start-up
         return config
 
     def on_serve(self, server, *, config, builder):
-        """A snippet that finishes in the background touches a watched file: the site rebuilds."""
+        """An edited snippet rebuilds the site, and so does a snippet that finishes in the
+        background (it touches a watched file)."""
         self.trigger = self.engine.root / self.config.cache_dir / "serve-trigger"
         self.trigger.parent.mkdir(parents=True, exist_ok=True)
         self.trigger.touch()
         self.engine.runner.on_background_done = lambda name: self.trigger.touch()
         server.watch(str(self.trigger), recursive=False)
+        if self.engine.snippets_dir.is_dir():
+            server.watch(str(self.engine.snippets_dir))
         return server
 
     def on_shutdown(self) -> None:
@@ -113,50 +126,70 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
                 unreadable.append(problem)
             else:
                 pages[f.src_uri] = text
-        self.build = build = self.engine.build(pages, read_problems=unreadable)
-        log.info(f"{len(build.stats.ran)} snippets run, {len(build.stats.cached)} from cache; "
-                 f"{len(build.checks)} numbers checked, {len(build.citations)} quoted, {len(build.problems)} problems"
-                 + (f"; {len(build.stats.pending)} still running" if build.stats.pending else ""))
-        for src_uri, data in build.figures().items():
-            files.append(File.generated(config, src_uri, content=data))
-        if files.get_file_from_path(VERIFICATION_PAGE) is None:
-            files.append(File.generated(config, VERIFICATION_PAGE, content=build.verification()))
+        # A build does not wait here for its live snippets (timings): they run on beside the
+        # rendering of the pages that do not need them, and are collected by the first page that
+        # does (``_complete``), at the latest before any file is written (``on_env``).
+        build = self.engine.build(pages, read_problems=unreadable, wait_live=self.serving)
+        self.files, self.use_directory_urls = files, config.use_directory_urls
+        self.generated_verification = files.get_file_from_path(VERIFICATION_PAGE) is None
+        self._take(build)
+        for src_uri, data in self.staged.files.items():
+            if src_uri.endswith(".ipynb"):
+                files.append(self._notebook_file(src_uri, data, config))
+            else:
+                files.append(File.generated(config, src_uri, content=data))
+        return files
+
+    def _take(self, build: Build) -> None:
+        """Make ``build`` the current one: report it, fail on its problems (a build), stage it."""
+        self.build = build
+        if build.complete:
+            log.info(f"{len(build.stats.ran)} snippets run, {len(build.stats.cached)} from cache; "
+                     f"{len(build.checks)} numbers checked, {len(build.citations)} quoted, {len(build.problems)} problems"
+                     + (f"; {len(build.stats.pending)} still running" if build.stats.pending else ""))
         if build.problems:
             if not self.serving:
                 raise PluginError(f"snipcheck found {len(build.problems)} problem(s):\n{build.report()}")
             for problem in build.problems:
                 _serve_logger().error(str(problem))
-        if self.config.notebooks_dir:
-            self._add_notebooks(files, config, build)
-        return files
+        self.staged = stage(build, notebooks_dir=self.config.notebooks_dir, use_directory_urls=self.use_directory_urls,
+                            verification=self.generated_verification)
+        self.notebooks = self.staged.notebooks
 
-    def _add_notebooks(self, files: Files, config, build: Build) -> None:
-        """One notebook per page that runs snippets, for mkdocs-jupyter to execute and render.
+    def _complete(self) -> None:
+        """Wait for the live snippets still running, check what they gave, and put the figures
+        they drew in place of the placeholders."""
+        if self.build is None or self.build.complete:
+            return
+        placeholders = self.staged.placeholders
+        self._take(self.engine.finish(self.build))
+        for src_uri in placeholders:
+            file = self.files.get_file_from_path(src_uri)
+            if file is not None and src_uri in self.staged.files:
+                file.content_bytes = self.staged.files[src_uri]
 
-        A page whose snippets failed or are still running gets none: executing it would fail or
-        hang the build (under ``mkdocs serve``, the server with it)."""
-        # A real file under a source folder of its own: mkdocs-jupyter reads notebooks by path.
+    def _notebook_file(self, src_uri: str, data: bytes, config) -> File:
+        """A notebook as a real file under a source folder of its own (mkdocs-jupyter reads
+        notebooks by path), rewritten only when its bytes change."""
         src_dir = self.engine.root / self.config.cache_dir / "site"
-        folder = src_dir / self.config.notebooks_dir
-        folder.mkdir(parents=True, exist_ok=True)
-        self.notebooks = {}
-        for uri, doc in build.docs.items():
-            page_file = files.get_file_from_path(uri)
-            if not doc.runs or page_file is None:
-                continue
-            if any(r is None or r.error is not None or r.pending for r in (build.results.get(run.snippet) for run in doc.runs)):
-                continue
-            stem = uri.rsplit(".", 1)[0].replace("/", "-")
-            nb_file = File(f"{self.config.notebooks_dir}/{stem}.ipynb", str(src_dir), config.site_dir, config.use_directory_urls)
-            base = nb_file.url.rstrip("/") if nb_file.url.endswith("/") else posixpath.dirname(nb_file.url)
-            link = posixpath.relpath(page_file.url or ".", base or ".") + ("/" if page_file.url.endswith("/") else "")
-            text = notebook_for(doc, page_title(doc), link, build.sources, build.results,
-                                file_name=f"{stem}.ipynb", environment=self.engine.runner.fingerprint)
-            path = folder / f"{stem}.ipynb"
-            if not path.exists() or path.read_text(encoding="utf-8") != text:
-                path.write_text(text, encoding="utf-8")
-            files.append(nb_file)
-            self.notebooks[uri] = nb_file.src_uri
+        path = src_dir / src_uri
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if not path.exists() or path.read_bytes() != data:
+            path.write_bytes(data)
+        return File(src_uri, str(src_dir), config.site_dir, config.use_directory_urls)
+
+    def on_page_markdown(self, markdown: str, *, page, config, files) -> str:
+        if self.build is None:
+            return markdown
+        uri = page.file.src_uri
+        if self.build.needs(uri) or (uri == VERIFICATION_PAGE and self.generated_verification):
+            self._complete()
+        if uri == VERIFICATION_PAGE and self.generated_verification:
+            return self.staged.files[VERIFICATION_PAGE].decode("utf-8")
+        if uri not in self.staged.pages:
+            return markdown
+        body, _ = get_data(self.staged.pages[uri])  # MkDocs has read the front matter
+        return body
 
     def on_page_content(self, html: str, *, page, config, files) -> str:
         if page.file.src_uri in self.notebooks.values():
@@ -171,13 +204,7 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
                     _serve_logger().error(str(problem))
         return html
 
-    def on_page_markdown(self, markdown: str, *, page, config, files) -> str:
-        if self.build is None or page.file.src_uri not in self.build.docs:
-            return markdown
-        body, _ = get_data(self.build.rendered(page.file.src_uri))
-        notebook = self.notebooks.get(page.file.src_uri)
-        if notebook:
-            link = posixpath.relpath(notebook, posixpath.dirname(page.file.src_uri) or ".")
-            body += (f'\n\n!!! tip "Run this page yourself"\n    Every snippet on this page, as a Jupyter notebook: '
-                     f"[see it executed]({link}), and download the `.ipynb` from there.\n")
-        return body
+    @event_priority(100)
+    def on_env(self, env, *, config, files):
+        self._complete()  # every page has been read; nothing is written before this returns
+        return env

@@ -1,18 +1,31 @@
-"""A page's snippets as a Jupyter notebook: the same files, in page order, no second copy.
+"""A page's snippets as a Jupyter notebook: the same files, in page order, no second copy, each
+cell already showing what the build's verified run of that snippet printed and drew.
 
-The notebook's metadata carries a fingerprint of every input of every snippet in it (their
-sources, the project files they read, and the environment: interpreter, installed packages,
-the runner). A tool that caches on the notebook's bytes, as
-mkdocs-jupyter does, therefore re-executes it exactly when one of those inputs changed.
+The outputs are the checked results themselves (stdout as a stream, each figure the snippet saved
+as an image), so the notebook shows exactly the numbers the page states without any kernel running
+at build time. Executing the notebooks is the test suite's job (tests/gates/test_notebooks.py):
+every cell must run, and print what the build recorded.
+
+A snippet that runs ``live`` (a timing) measures the machine that runs it: its cell is marked
+``"live": true`` in its ``snipcheck`` metadata and holds no stored output, and the heading above
+it says so (the page shows what the site's build measured; the reader's run measures theirs).
+So the notebook's bytes change only when a verified result does, and a builder that caches on
+them (mkdocs-jupyter does) renders it again only then.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
+import posixpath
 
 from .document import Document
 from .results import SnippetResult
+
+# The MIME type each figure file is shown as; any other file a snippet wrote is not an image.
+IMAGE_TYPES = {".svg": "image/svg+xml", ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg",
+               ".gif": "image/gif"}
+LIVE_NOTE = ("\n\nThis snippet measures time on the machine that runs it, so no output is stored here: "
+             "run the cell to see your machine's numbers. The page shows what the site's build measured.")
 
 
 def _lines(text: str) -> list[str]:
@@ -26,45 +39,65 @@ def _markdown(text: str) -> dict:
     return {"cell_type": "markdown", "metadata": {}, "source": _lines(text)}
 
 
-def _code(text: str) -> dict:
-    return {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": _lines(text)}
+def _outputs(result: SnippetResult | None) -> list[dict]:
+    """What the verified run printed (one stream) and drew (one image per figure file)."""
+    if result is None or result.error is not None or result.pending or result.live:
+        return []
+    outputs = []
+    if result.stdout:
+        outputs.append({"name": "stdout", "output_type": "stream", "text": result.stdout.splitlines(keepends=True)})
+    for name in sorted(result.figures):
+        mime = IMAGE_TYPES.get(posixpath.splitext(name)[1].lower())
+        if mime is None:
+            continue
+        if mime == "image/svg+xml":
+            data = result.figure_bytes(name).decode("utf-8", "replace").splitlines(keepends=True)
+        else:
+            data = result.figures[name]  # base64, as nbformat stores binary images
+        outputs.append({"data": {mime: data, "text/plain": [f"<figure {name}>"]}, "metadata": {},
+                        "output_type": "display_data"})
+    return outputs
 
 
-def fingerprint(names: list[str], sources: dict[str, str], results: dict[str, SnippetResult], environment: str = "") -> str:
-    digest = hashlib.sha256(environment.encode() + b"\0")
-    for name in names:
-        digest.update(name.encode() + b"\0" + sources.get(name, "").encode() + b"\0")
-        imported = results[name].imported if name in results else {}
-        for rel, sha in sorted(imported.items()):
-            digest.update(f"{rel}={sha}\0".encode())
-    return digest.hexdigest()
+def _code(text: str, name: str, result: SnippetResult | None, count: int) -> dict:
+    meta = {"snippet": f"snippets/{name}"}
+    if result is not None and result.live:
+        meta["live"] = True
+    return {"cell_type": "code", "execution_count": count, "metadata": {"snipcheck": meta},
+            "outputs": _outputs(result), "source": _lines(text)}
 
 
 def notebook_for(doc: Document, title: str, page_link: str, sources: dict[str, str],
-                 results: dict[str, SnippetResult], file_name: str = "", environment: str = "") -> str | None:
-    """The notebook JSON for a page's run blocks, or None if the page runs no snippet."""
+                 results: dict[str, SnippetResult], file_name: str = "", first_cells: list[dict] | None = None) -> str | None:
+    """The notebook JSON for a page's run blocks, or None if the page runs no snippet.
+
+    ``page_link`` is where the notebook links to its page; ``first_cells`` go before the snippets
+    (a set-up cell, say)."""
     names = list(dict.fromkeys(run.snippet for run in doc.runs))
     if not names:
         return None
     cells = [_markdown(
         f"# {title}: the code\n\n"
         f"Every snippet of the page [{title}]({page_link}), in page order. These are the same files "
-        "the site runs when it is built, so the numbers printed here are the ones the page states.\n\n"
+        "the site runs when it is built, and the outputs shown are the ones that build recorded and "
+        "checked against the page.\n\n"
         "Each snippet was written to run on its own, in a fresh interpreter; here they share one "
         "kernel, so run the cells from the top."
         + (f"\n\n[Download this notebook]({file_name}) (`{file_name}`)." if file_name else "")
     )]
-    for name in names:
-        cells.append(_markdown(f"## snippets/{name}"))
-        cells.append(_code(sources.get(name, "")))
+    cells += first_cells or []
+    for count, name in enumerate(names, start=1):
+        live = name in results and results[name].live
+        cells.append(_markdown(f"## snippets/{name}" + (LIVE_NOTE if live else "")))
+        cells.append(_code(sources.get(name, ""), name, results.get(name), count))
     notebook = {
         "cells": cells,
         "metadata": {
             "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
             "language_info": {"name": "python"},
-            "snipcheck": {"page": doc.path, "inputs": fingerprint(names, sources, results, environment)},
+            "snipcheck": {"page": doc.path},
         },
         "nbformat": 4,
         "nbformat_minor": 4,
     }
-    return json.dumps(notebook, indent=1, sort_keys=True) + "\n"
+    return json.dumps(notebook, indent=1, sort_keys=True, ensure_ascii=False) + "\n"

@@ -17,6 +17,7 @@ from .regions import ComputedTie, OutputBlock, QuotedTie, RangeTie, RunBlock
 
 VERIFICATION_PAGE = "verification.md"
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+_TIE_LINK = re.compile(r'<a\b[^>]*?\bid="(tie-\d+-\d+)"')
 
 
 _MARKDOWN_SPECIAL = {c: f"&#{ord(c)};" for c in "\\`*_{}[]|$<>&"}
@@ -90,7 +91,8 @@ def render(build, src_uri: str) -> str:
     if header:
         at = _after_front_matter(lines)
         lines[at:at] = header
-    return "\n".join(lines) + "\n"
+    text = "\n".join(lines)
+    return text if text.endswith("\n") else text + "\n"
 
 
 def _render_tie(tie, outcome, verification: str, build) -> str:
@@ -169,12 +171,13 @@ def unrendered_ties(build, src_uri: str, html_text: str):
     from .results import Problem, ProblemKind
 
     doc = build.docs[src_uri]
+    rendered = set(_TIE_LINK.findall(html_text))
     missing = []
     for tie in doc.ties:
         outcome = build.outcome(tie)
         if not (outcome.checks or outcome.citations):
             continue
-        if not re.search(rf'<a\b[^>]*\bid="{tie_id(tie.line, tie.position)}"', html_text):
+        if tie_id(tie.line, tie.position) not in rendered:
             missing.append(Problem(ProblemKind.PLACEMENT, doc.path, tie.line,
                                    "a tie did not render as a number (is it inside code, math, link text or raw HTML?)"))
     return missing

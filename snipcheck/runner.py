@@ -7,7 +7,10 @@ left behind cannot hold the build up. A result is cached (``cache.py``) under a 
 environment fingerprint and the snippet's source, together with every project file the run read.
 
 Live snippets (run blocks marked ``live``) are never taken from the cache: ``check`` and
-``mkdocs build`` run them every time. Under ``mkdocs serve`` (``mode="serve"``) a live result
+``mkdocs build`` run them every time. A build may start them early (``start_live``), ask
+``run_all`` not to wait for them (``wait_live=False``: they come back ``pending``) and ``collect``
+them when it needs them, so a measurement runs beside the rest of the build instead of before it.
+Under ``mkdocs serve`` (``mode="serve"``) a live result
 measured earlier in the same serve session is reused while its inputs are unchanged, and any run
 that has not finished within ``serve_wait`` seconds goes on in the background: the page shows it
 as running, and ``on_background_done`` is called when it ends (the plugin then rebuilds).
@@ -145,6 +148,10 @@ class Runner:
         self._pool: ThreadPoolExecutor | None = None
         self._announce: set[str] = set()  # serve: runs a page showed as still running
         self._delivered: dict[str, tuple[str, SnippetResult]] = {}  # serve: their results, once
+        self._started: dict[str, tuple[str, Future]] = {}  # build: live runs started, not yet collected
+        self._looked_up: dict[str, tuple[str, SnippetResult | None]] = {}  # build: start_live's cache lookups
+        self._hashes: FileHashes | None = None
+        self._live_pool: ThreadPoolExecutor | None = None
         self.on_background_done = None
         self.sandbox_note: str | None = None
 
@@ -153,11 +160,72 @@ class Runner:
         return sha256(self._fingerprint.encode() + b"\0" + name.encode() + b"\0" + source)
 
     # -- running ----------------------------------------------------------------------------------
-    def run_all(self, requests: dict[str, Request]) -> tuple[dict[str, SnippetResult], Stats]:
-        """Run (or reuse) every requested snippet."""
+    def start_live(self, requests: dict[str, Request]) -> None:
+        """Build mode: start the live snippets among ``requests`` now, in the background, for a
+        later ``run_all`` to pick up (it starts a snippet again only if its source changed).
+
+        Only when every other requested snippet comes from the cache: a measurement never runs
+        beside the build's other snippets (it would measure them too). What the cache lookups
+        found is kept for ``run_all``."""
+        if self.mode == "serve":
+            return
+        self._hashes = hashes = FileHashes(self.root)
+        live, ready = [], True
+        for name, request in sorted(requests.items()):
+            source, problem = self._source(name)
+            if problem is not None:
+                continue
+            key = self.key(name, source)
+            if request.live:
+                live.append((name, key, request))
+            else:
+                reused = self._reuse(name, key, request, hashes)
+                self._looked_up[name] = (key, reused)
+                ready &= reused is not None
+        if ready:
+            for name, key, request in live:
+                self._start(name, key, request)
+
+    def _start(self, name: str, key: str, request: Request) -> Future:
+        with self._lock:
+            started = self._started.get(name)
+            if started is not None and started[0] == key and not started[1].cancelled():
+                return started[1]
+            if started is not None:
+                started[1].cancel()
+            if self._live_pool is None:
+                self._live_pool = ThreadPoolExecutor(max_workers=self.jobs, thread_name_prefix="snipcheck-live")
+            future = self._live_pool.submit(self._run_and_store, name, key, request)
+            self._started[name] = (key, future)
+            return future
+
+    def collect(self, names) -> tuple[dict[str, SnippetResult], Stats]:
+        """Wait for the live runs ``names`` that ``run_all(wait_live=False)`` left running."""
+        with self._lock:
+            futures = {self._started.pop(name)[1]: name for name in sorted(names) if name in self._started}
+        results, stats = {}, Stats()
+        self._wait(futures)
+        for future, name in futures.items():
+            results[name] = future.result()
+            stats.ran.append(name)
+        return results, stats
+
+    def _wait(self, futures) -> None:
+        try:
+            pending = set(futures)
+            while pending:
+                done, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
+        except BaseException:
+            self.stop()  # Ctrl-C: stop every snippet and its processes, then let the workers clean up
+            raise
+
+    def run_all(self, requests: dict[str, Request], *, wait_live: bool = True) -> tuple[dict[str, SnippetResult], Stats]:
+        """Run (or reuse) every requested snippet. ``wait_live=False`` (build mode): live snippets
+        run in the background and come back ``pending``; ``collect`` waits for them."""
         stats = Stats()
         results: dict[str, SnippetResult] = {}
-        hashes = FileHashes(self.root)
+        hashes = self._hashes or FileHashes(self.root)
+        looked_up, self._looked_up, self._hashes = self._looked_up, {}, None
         todo: list[tuple[str, str, Request]] = []
         for name, request in sorted(requests.items()):
             source, problem = self._source(name)
@@ -165,7 +233,9 @@ class Runner:
                 results[name] = SnippetResult(name, error=problem, live=request.live)
                 continue
             key = self.key(name, source)
-            reused = self._reuse(name, key, request, hashes)
+            earlier = looked_up.get(name)
+            reused = earlier[1] if earlier is not None and earlier[0] == key and not request.live else \
+                self._reuse(name, key, request, hashes)
             if reused is not None:
                 results[name] = reused
                 stats.cached.append(name)
@@ -173,8 +243,18 @@ class Runner:
                 todo.append((name, key, request))
         if self.mode == "serve":
             self._run_in_background(todo, results, stats)
+            return results, stats
+        # The other snippets first: a measurement runs only once they are done (see start_live).
+        self._run_now([item for item in todo if not item[2].live], results, stats)
+        started = {self._start(name, key, request): name for name, key, request in todo if request.live}
+        if wait_live:
+            more, more_stats = self.collect(started.values())
+            results.update(more)
+            stats.ran += more_stats.ran
         else:
-            self._run_now(todo, results, stats)
+            for name in started.values():
+                results[name] = SnippetResult(name, pending=True, live=True)
+                stats.pending.append(name)
         return results, stats
 
     def _reuse(self, name: str, key: str, request: Request, hashes: FileHashes) -> SnippetResult | None:
@@ -200,11 +280,8 @@ class Runner:
         pool = ThreadPoolExecutor(max_workers=self.jobs, thread_name_prefix="snipcheck")
         futures = {pool.submit(self._run_and_store, name, key, request): name for name, key, request in todo}
         try:
-            pending = set(futures)
-            while pending:
-                done, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
+            self._wait(futures)
         except BaseException:
-            self.stop()  # Ctrl-C: stop every snippet and its processes, then let the workers clean up
             pool.shutdown(wait=True, cancel_futures=True)
             raise
         pool.shutdown(wait=True)
@@ -425,8 +502,9 @@ class Runner:
                 process.wait(timeout=max(0.1, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
                 self._kill(process)
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+        for pool in (self._pool, self._live_pool):
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)
 
     def _kill(self, process: subprocess.Popen) -> None:
         for kill in (lambda: os.killpg(process.pid, signal.SIGKILL), lambda: process.kill()):

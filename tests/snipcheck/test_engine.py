@@ -175,7 +175,8 @@ def test_rendering_includes_the_code_and_links_ties_to_the_verification_page(pro
     assert "[0.248](verification.md#check-p-10-1 " in rendered and "{ #tie-10-1 .checked-number }" in rendered
     assert "[2](verification.md#check-p-10-2 " in rendered
     assert "run=" not in rendered and "{{" not in rendered
-    assert '<span id="check-p-10-1"></span>[10](p.md#tie-10-1)' in build.verification()
+    assert '<span id="check-p-10-1"></span><a href="../p/#tie-10-1">10</a>' in build.verification()
+    assert '<span id="check-p-10-1"></span><a href="p.html#tie-10-1">10</a>' in build.verification(use_directory_urls=False)
 
 
 @pytest.mark.parametrize(("documented", "ok"), [("True", True), ("False", False)])

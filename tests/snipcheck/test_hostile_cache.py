@@ -186,8 +186,3 @@ def test_a_live_snippet_runs_in_every_build_and_nothing_else_does(project):
     assert sorted(first.stats.ran) == ["clock.py", "s.py"] and second.stats.ran == ["clock.py"]
     assert first.results["clock.py"].values["now"] != second.results["clock.py"].values["now"]
 
-
-def test_a_notebook_fingerprint_includes_the_environment(project):
-    from snipcheck.notebook import fingerprint
-
-    assert fingerprint([], {}, {}, "env-a") != fingerprint([], {}, {}, "env-b")

@@ -75,7 +75,8 @@ def _page(files, uri):
 
 
 def test_under_serve_a_looping_snippet_does_not_hold_the_build(project, serve_plugin):
-    project.page("loop.md", '# Loop\n\n```python run="loop.py" timeout=3\n```\n\nIt is {{ 1 = x }}.\n')
+    project.page("loop.md", '# Loop\n\n```python run="loop.py" timeout=3\n```\n\nIt is {{ 1 = x }}.\n\n'
+                            '![A loop](figures/loop/loop.svg)\n')
     project.snippet("loop.py", "while True:\n    pass\n")
     config, plugins, plugin = serve_plugin()
     done = []
@@ -85,6 +86,8 @@ def test_under_serve_a_looping_snippet_does_not_hold_the_build(project, serve_pl
     markdown = plugins.on_page_markdown("", page=_page(files, "loop.md"), config=config, files=files)
     assert '!!! info "Snippets still running"' in markdown and "It is 1." in markdown
     assert "loop.md" not in plugin.notebooks and "ok.md" in plugin.notebooks
+    # the figure it has not drawn yet stands in as a placeholder: the page's image link resolves
+    assert b"still running" in files.get_file_from_path("figures/loop/loop.svg").content_bytes
     deadline = time.monotonic() + 20
     while not done and time.monotonic() < deadline:
         time.sleep(0.1)
@@ -93,6 +96,7 @@ def test_under_serve_a_looping_snippet_does_not_hold_the_build(project, serve_pl
     markdown = plugins.on_page_markdown("", page=_page(files, "loop.md"), config=config, files=files)
     assert markdown.startswith('!!! failure "This page does not build')
     assert "snippets/loop.py failed:" in markdown and "timed out after 3 s" in markdown
+    assert b"loop.py failed" in files.get_file_from_path("figures/loop/loop.svg").content_bytes
     plugin.on_shutdown()
 
 
@@ -130,3 +134,54 @@ def test_a_tie_that_did_not_render_as_a_number_is_caught_in_the_html(project):
     assert unrendered_ties(build, "p.md", '<p>It is <a id="tie-4-1" href="#">1</a>.</p>') == []
     [problem] = unrendered_ties(build, "p.md", "<pre><code>It is [1](verification.md#check-p-4-1){ #tie-4-1 }</code></pre>")
     assert str(problem) == "docs/p.md:4: a tie did not render as a number (is it inside code, math, link text or raw HTML?)"
+
+
+def test_a_real_mkdocs_serve_keeps_answering_through_a_raising_and_a_looping_snippet(project, tmp_path):
+    """Strict mode, as the site runs: a missing figure would be a warning that stops the preview."""
+    import socket
+    import subprocess
+    import sys
+    import urllib.request
+
+    (project.root / "mkdocs.yml").write_text(textwrap.dedent(MKDOCS_YML).replace("site_name: t", "site_name: t\nstrict: true"),
+                                             encoding="utf-8")
+    project.page("ok.md", '# OK\n\n```python run="ok.py"\n```\n')
+    project.snippet("ok.py", "x = 1\n")
+    project.page("bad.md", '# Bad\n\n```python run="bad.py"\n```\n\n![A plot](figures/bad/plot.svg)\n')
+    project.snippet("bad.py", "raise ValueError('broken')\n")
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    log = open(tmp_path / "serve.log", "wb")
+    server = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"], cwd=project.root,
+                              env={**__import__("os").environ, "NO_MKDOCS_2_WARNING": "1"}, stdout=log,
+                              stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+
+    def page_with(path, text, timeout=90):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            assert server.poll() is None, (tmp_path / "serve.log").read_text(errors="replace")
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/{path}", timeout=30) as response:
+                    html = response.read().decode("utf-8", "replace")
+                if text in html:
+                    return html
+            except OSError:
+                pass
+            time.sleep(0.2)
+        raise AssertionError(f"{path} never showed {text!r}:\n" + (tmp_path / "serve.log").read_text(errors="replace")[-3000:])
+
+    try:
+        page_with("bad/", "This page does not build")
+        page_with("figures/bad/plot.svg", "bad.py failed")
+        project.snippet("bad.py", "while True:\n    pass\n")  # now it loops: the page says it is running
+        page_with("bad/", "Snippets still running")
+        page_with("ok/", "OK")  # and the rest of the site answers meanwhile
+        project.snippet("bad.py", "import matplotlib.pyplot as plt\n\nfig, ax = plt.subplots()\nfig.savefig('plot.svg')\n")
+        html = page_with("bad/", "figures/bad/plot.svg")
+        page_with("figures/bad/plot.svg", "<?xml")
+        assert "This page does not build" not in page_with("bad/", "</html>")
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
+        log.close()

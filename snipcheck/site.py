@@ -1,0 +1,142 @@
+"""The site one checked build makes: every page as it renders, and every file the build adds.
+
+``stage`` turns a ``Build`` into plain Markdown and files, the same for every builder:
+
+- each checked page, rendered (snippet code included, outputs and ties rendered, problems listed
+  at the top), its front matter kept, with a pointer to its notebook;
+- ``figures/STEM/FILE``: every figure a snippet drew;
+- ``verification.md``: the ledger of every checked and quoted number;
+- ``notebooks/PAGE.ipynb``: one notebook per page that runs snippets, its cells filled with the
+  verified outputs (see ``notebook.py``).
+
+The MkDocs plugin hands these to MkDocs; ``python -m snipcheck render OUT`` writes them, with the
+rest of the docs folder, as a tree any MkDocs-compatible builder can build without this package.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass, field
+
+from .document import FIGURES_DIR
+from .engine import Build, page_title
+from .notebook import notebook_for
+from .render import VERIFICATION_PAGE, render
+
+
+@dataclass
+class Staged:
+    pages: dict[str, str] = field(default_factory=dict)  # src_uri -> the page as the site renders it
+    files: dict[str, bytes] = field(default_factory=dict)  # src_uri -> a file the build adds
+    notebooks: dict[str, str] = field(default_factory=dict)  # page src_uri -> its notebook's src_uri
+    placeholders: set[str] = field(default_factory=set)  # figures of snippets still running (see stage)
+
+
+# 1 x 1 transparent PNG: stands in for a PNG figure whose snippet is still running.
+_EMPTY_PNG = bytes.fromhex("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c63"
+                           "6000010000050001a5f645400000000049454e44ae426082")
+
+
+def placeholder(site_path: str, snippet: str, failed: bool = False) -> bytes:
+    """What stands in for a figure while its snippet still runs (under ``mkdocs serve``, until
+    the rebuild its end triggers; in a build that does not wait, until it collects the run), or
+    after it failed (under ``mkdocs serve``, whose page lists the error: a missing file would stop
+    the preview)."""
+    if site_path.lower().endswith(".png"):
+        return _EMPTY_PNG
+    text = (f"snippets/{snippet} failed: no figure (the error is at the top of the page)" if failed
+            else f"snippets/{snippet} is still running: the figure appears when it finishes")
+    return ('<svg xmlns="http://www.w3.org/2000/svg" width="640" height="80" viewBox="0 0 640 80">'
+            '<rect width="640" height="80" fill="#ffffff" stroke="#999999"/>'
+            f'<text x="320" y="45" font-family="sans-serif" font-size="15" text-anchor="middle" fill="#333333">{text}</text>'
+            "</svg>\n").encode("utf-8")
+
+
+def page_url(src_uri: str, use_directory_urls: bool = True) -> str:
+    """The URL of a page relative to the site root, as MkDocs (and mkdocs-jupyter) give it:
+    ``02-x.md`` -> ``02-x/``, ``index.md`` -> ``""``, ``a/index.md`` -> ``a/``; without directory
+    URLs ``02-x.html``."""
+    stem = posixpath.splitext(src_uri)[0]
+    if not use_directory_urls:
+        return stem + ".html"
+    if stem == "index":
+        return ""
+    if stem.endswith("/index"):
+        return stem[: -len("index")]
+    return stem + "/"
+
+
+def link(from_uri: str, to_uri: str, use_directory_urls: bool = True, site_url: str = "") -> str:
+    """A URL from the page of ``from_uri`` to the page of ``to_uri``: absolute under ``site_url``
+    when one is given (a downloaded notebook has no site around it), else relative."""
+    target = page_url(to_uri, use_directory_urls)
+    if site_url:
+        return site_url.rstrip("/") + "/" + target
+    base = page_url(from_uri, use_directory_urls)
+    base = base if base.endswith("/") or not base else posixpath.dirname(base) + "/"
+    relative = posixpath.relpath(target or ".", base.rstrip("/") or ".")
+    return relative + ("/" if target.endswith("/") or not target else "")
+
+
+def notebook_tip(page_uri: str, notebook_uri: str) -> str:
+    """The admonition at the end of a page that leads to its notebook (a Markdown link to the
+    .ipynb source, which the builder resolves to the notebook's page)."""
+    target = posixpath.relpath(notebook_uri, posixpath.dirname(page_uri) or ".")
+    return (f'\n\n!!! tip "Run this page yourself"\n    Every snippet on this page, as a Jupyter notebook: '
+            f"[see it with its outputs]({target}), and download the `.ipynb` from there.\n")
+
+
+def notebook_uri(page_uri: str, notebooks_dir: str) -> str:
+    return f"{notebooks_dir}/{posixpath.splitext(page_uri)[0].replace('/', '-')}.ipynb"
+
+
+def has_notebook(build: Build, uri: str) -> bool:
+    """A page gets a notebook when it runs snippets and every one of them ran cleanly (a notebook
+    of a failed or still-running snippet would show no output or a wrong one)."""
+    doc = build.docs[uri]
+    results = [build.results.get(run.snippet) for run in doc.runs]
+    # A live run the build will still wait for counts as clean: if it fails, the build fails.
+    return bool(results) and all(r is not None and r.error is None and (not r.pending or r.name in build.waiting)
+                                 for r in results)
+
+
+def stage(build: Build, *, notebooks_dir: str = "notebooks", use_directory_urls: bool = True,
+          site_url: str = "", verification: bool = True, first_cells: list[dict] | None = None,
+          pages: list[str] | None = None) -> Staged:
+    """The rendered pages and added files of ``build``. ``notebooks_dir`` empty: no notebooks;
+    ``site_url``: notebooks link to their pages there (absolute URLs); ``pages``: only these
+    pages are rendered (the other parts are always complete)."""
+    staged = Staged()
+    staged.files.update(build.figures())
+    # A figure the page shows but whose snippet is still running or failed: a placeholder, so the
+    # page's image link resolves (a build fails on the failure anyway, before writing anything).
+    missing = {name.rsplit(".", 1)[0]: r for name, r in build.results.items() if r.pending or r.error is not None}
+    for uri, doc in build.docs.items():
+        for figure in doc.figures:
+            target = posixpath.normpath(posixpath.join(posixpath.dirname(uri), figure.src))
+            parts = target.split("/")
+            if len(parts) > 2 and parts[0] == FIGURES_DIR and parts[1] in missing and target not in staged.files:
+                result = missing[parts[1]]
+                staged.files[target] = placeholder(target, result.name, failed=result.error is not None)
+                staged.placeholders.add(target)
+    if verification:
+        staged.files[VERIFICATION_PAGE] = build.verification(use_directory_urls=use_directory_urls).encode("utf-8")
+    for uri, doc in build.docs.items():
+        if notebooks_dir and has_notebook(build, uri):
+            nb_uri = notebook_uri(uri, notebooks_dir)
+            name = posixpath.basename(nb_uri)
+            text = notebook_for(doc, page_title(doc), link(nb_uri, uri, use_directory_urls, site_url),
+                                build.sources, build.results, file_name=name, first_cells=first_cells)
+            staged.files[nb_uri] = text.encode("utf-8")
+            staged.notebooks[uri] = nb_uri
+        if pages is None or uri in pages:
+            staged.pages[uri] = page_markdown(build, uri, staged.notebooks.get(uri))
+    return staged
+
+
+def page_markdown(build: Build, uri: str, notebook: str | None = None) -> str:
+    """The page as the site shows it, front matter included, with its notebook tip."""
+    text = render(build, uri)
+    if notebook:
+        text = text.rstrip("\n") + notebook_tip(uri, notebook)
+    return text
