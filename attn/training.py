@@ -1,0 +1,133 @@
+"""The encoder and decoder layers as training runs them: dropout, and a backward pass.
+
+Residual dropout (Vaswani et al. 2017, 5.4): each sub-layer's output is
+dropped out before it is added to the sub-layer's input and normalised,
+
+    x <- LayerNorm(x + Dropout(Sublayer(x))),
+
+so with ``p_drop = 0`` these layers compute exactly what
+:func:`attn.layers.encoder_layer` and :func:`attn.layers.decoder_layer` compute.
+The randomness comes from an explicit ``numpy.random.Generator``; ``rng=None``
+turns dropout off. Each ``*_forward`` returns its output and a cache (the
+sums before each LayerNorm, the sub-layer inputs and the dropout masks) that
+its ``*_backward`` reads, in reverse order.
+
+Taught on: docs/10-training.md
+"""
+
+import numpy as np
+
+from .backward import feed_forward_backward, layer_norm_backward, multi_head_attention_backward
+from .layers import feed_forward, layer_norm
+from .multihead import multi_head_attention
+
+
+def dropout(x, p_drop, rng):
+    """Zero each entry with probability p_drop and scale the survivors by 1 / (1 - p_drop).
+
+    The scaling keeps every entry's expected value, so nothing changes at
+    inference, where dropout is off. x: (...), p_drop in [0, 1), rng: a
+    numpy Generator or None (no dropout)
+    -> (y (...), keep: bool (...) or None when nothing was dropped)
+
+    Taught on: docs/10-training.md
+    """
+    if not 0.0 <= p_drop < 1.0:
+        raise ValueError(f"p_drop must lie in [0, 1), got {p_drop!r}")
+    if rng is None or p_drop == 0.0:
+        return x, None
+    keep = rng.random(np.shape(x)) >= p_drop  # (...): True with probability 1 - p_drop
+    return x * keep / (1.0 - p_drop), keep
+
+
+def dropout_backward(d_y, keep, p_drop):
+    """The gradient through :func:`dropout`: the same mask, the same scale.
+
+    d_y: (...), keep: bool (...) or None -> d_x (...)
+
+    Taught on: docs/10-training.md
+    """
+    return d_y if keep is None else d_y * keep / (1.0 - p_drop)
+
+
+def encoder_layer_forward(x, params, h, mask=None, p_drop=0.0, rng=None):
+    """One encoder layer with residual dropout, keeping what the backward pass needs.
+
+    x: (..., n, d_model), params: see :mod:`attn.layers`, h: heads, mask: bool
+    broadcastable to (..., n, n) -> (out (..., n, d_model), cache: dict)
+
+    Taught on: docs/10-training.md
+    """
+    a, keep1 = dropout(multi_head_attention(x, x, params["self_attn"], h, mask), p_drop, rng)
+    s1 = x + a  # (..., n, d_model)
+    x1 = layer_norm(s1, **params["norm1"])
+    f, keep2 = dropout(feed_forward(x1, params["ffn"]), p_drop, rng)
+    s2 = x1 + f  # (..., n, d_model)
+    out = layer_norm(s2, **params["norm2"])
+    return out, {"x": x, "s1": s1, "x1": x1, "s2": s2, "keep1": keep1, "keep2": keep2}
+
+
+def encoder_layer_backward(d_out, cache, params, h, mask=None, p_drop=0.0):
+    """The gradients of :func:`encoder_layer_forward`, its steps in reverse.
+
+    d_out: (..., n, d_model), cache: from the forward pass
+    -> (dx (..., n, d_model), grads shaped like params)
+
+    Taught on: docs/10-training.md
+    """
+    d_s2, g_norm2 = layer_norm_backward(d_out, cache["s2"], params["norm2"]["gamma"])
+    d_x1, g_ffn = feed_forward_backward(dropout_backward(d_s2, cache["keep2"], p_drop), cache["x1"], params["ffn"])
+    d_x1 = d_x1 + d_s2  # the residual path
+    d_s1, g_norm1 = layer_norm_backward(d_x1, cache["s1"], params["norm1"]["gamma"])
+    d_a = dropout_backward(d_s1, cache["keep1"], p_drop)
+    d_q, d_kv, g_attn = multi_head_attention_backward(d_a, cache["x"], cache["x"], params["self_attn"], h, mask)
+    dx = d_s1 + d_q + d_kv  # the residual path, and x as queries, keys and values
+    return dx, {"self_attn": g_attn, "norm1": g_norm1, "ffn": g_ffn, "norm2": g_norm2}
+
+
+def decoder_layer_forward(y, memory, params, h, self_mask=None, memory_mask=None, p_drop=0.0, rng=None):
+    """One decoder layer with residual dropout, keeping what the backward pass needs.
+
+    y: (..., n, d_model), memory: (..., m, d_model) the encoder output,
+    self_mask: bool broadcastable to (..., n, n) (pass the causal mask: None
+    here means no mask), memory_mask: bool broadcastable to (..., n, m)
+    -> (out (..., n, d_model), cache: dict)
+
+    Taught on: docs/10-training.md
+    """
+    a, keep1 = dropout(multi_head_attention(y, y, params["self_attn"], h, self_mask), p_drop, rng)
+    s1 = y + a  # (..., n, d_model)
+    y1 = layer_norm(s1, **params["norm1"])
+    c, keep2 = dropout(multi_head_attention(y1, memory, params["cross_attn"], h, memory_mask), p_drop, rng)
+    s2 = y1 + c  # (..., n, d_model)
+    y2 = layer_norm(s2, **params["norm2"])
+    f, keep3 = dropout(feed_forward(y2, params["ffn"]), p_drop, rng)
+    s3 = y2 + f  # (..., n, d_model)
+    out = layer_norm(s3, **params["norm3"])
+    cache = {"y": y, "memory": memory, "s1": s1, "y1": y1, "s2": s2, "y2": y2, "s3": s3,
+             "keep1": keep1, "keep2": keep2, "keep3": keep3}
+    return out, cache
+
+
+def decoder_layer_backward(d_out, cache, params, h, self_mask=None, memory_mask=None, p_drop=0.0):
+    """The gradients of :func:`decoder_layer_forward`, its steps in reverse.
+
+    d_out: (..., n, d_model), cache: from the forward pass
+    -> (dy (..., n, d_model), d_memory (..., m, d_model), grads shaped like params)
+
+    Taught on: docs/10-training.md
+    """
+    d_s3, g_norm3 = layer_norm_backward(d_out, cache["s3"], params["norm3"]["gamma"])
+    d_y2, g_ffn = feed_forward_backward(dropout_backward(d_s3, cache["keep3"], p_drop), cache["y2"], params["ffn"])
+    d_y2 = d_y2 + d_s3
+    d_s2, g_norm2 = layer_norm_backward(d_y2, cache["s2"], params["norm2"]["gamma"])
+    d_c = dropout_backward(d_s2, cache["keep2"], p_drop)
+    d_y1, d_memory, g_cross = multi_head_attention_backward(d_c, cache["y1"], cache["memory"], params["cross_attn"], h,
+                                                            memory_mask)
+    d_y1 = d_y1 + d_s2
+    d_s1, g_norm1 = layer_norm_backward(d_y1, cache["s1"], params["norm1"]["gamma"])
+    d_a = dropout_backward(d_s1, cache["keep1"], p_drop)
+    d_q, d_kv, g_self = multi_head_attention_backward(d_a, cache["y"], cache["y"], params["self_attn"], h, self_mask)
+    grads = {"self_attn": g_self, "norm1": g_norm1, "cross_attn": g_cross, "norm2": g_norm2,
+             "ffn": g_ffn, "norm3": g_norm3}
+    return d_s1 + d_q + d_kv, d_memory, grads
