@@ -14,6 +14,7 @@ source = np.array([[5, 7, 2, 9, 4],
                    [8, 3, 6, 0, 0]])      # (batch, m)
 target_in = np.array([[1, 6, 6, 3],
                       [1, 9, 0, 0]])      # (batch, n): the target shifted right by one
+source_lengths = (source != 0).sum(axis=1)  # (batch,): real tokens per sentence
 source_keys = (source != 0)[:, None, :]      # (batch, 1, m): padding is never attended to
 target_keys = (target_in != 0)[:, None, :]   # (batch, 1, n)
 self_mask = causal_mask(4) & target_keys     # (batch, n, n): no future, no padding

@@ -65,6 +65,7 @@ first_loss = np.array([trained[name][1][0] for name in names])
 last_loss = np.array([trained[name][1][-1] for name in names])
 exact = np.array([np.mean(np.all(produced[name] == answer, axis=1)) for name in names])
 digit_accuracy = np.array([np.mean(produced[name] == answer) for name in names])
+wrong_with_positions = int(np.sum(np.any(produced[names[0]] != answer, axis=1)))
 for i, name in enumerate(names):
     print(f"{name:26}{first_loss[i]:>11.2f}{last_loss[i]:>10.2f}{exact[i]:>12.3f}{digit_accuracy[i]:>8.3f}")
 q_right = 1 - config.eps_ls + config.eps_ls / config.vocab  # smoothing's target for the right token
