@@ -172,18 +172,15 @@ def loss_and_gradients(params, source, target, config, rng=None):
 
     d_y, dE = output_logits_backward(cross_entropy_backward(logits, target_out, config.eps_ls, config.pad),
                                      tape["y"], params["embedding"])
-    d_memory, decoder_grads = 0.0, [None] * config.N
-    for i in reversed(range(config.N)):
+    d_memory, decoder_grads = 0.0, [None] * len(tape["decoder"])
+    for i in reversed(range(len(decoder_grads))):
         d_y, d_mem, decoder_grads[i] = decoder_layer_backward(d_y, tape["decoder"][i], params["decoder"][i], config.h,
                                                               tape["self_mask"], tape["memory_mask"], config.p_drop)
         d_memory = d_memory + d_mem  # every decoder layer reads the same memory
     dE = dE + embed_backward(dropout_backward(d_y, tape["keep_target"], config.p_drop), target_in, params["embedding"])
-    d_x, encoder_grads = d_memory, [None] * config.N
-    for i in reversed(range(config.N)):
-        d_x, encoder_grads[i] = encoder_layer_backward(d_x, tape["encoder"][i], params["encoder"][i], config.h,
-                                                       tape["memory_mask"], config.p_drop)
-    dE = dE + embed_backward(dropout_backward(d_x, tape["keep_source"], config.p_drop), source, params["embedding"])
-    return loss, {"embedding": dE, "encoder": encoder_grads, "decoder": decoder_grads}
+    dE_source, encoder_grads = _encoder_stack_backward(d_memory, tape["encoder"], params, "encoder", source,
+                                                       tape["memory_mask"], config)
+    return loss, {"embedding": dE + dE_source, "encoder": encoder_grads, "decoder": decoder_grads}
 
 
 def decoder_only_loss_and_gradients(params, tokens, config, rng=None):
@@ -200,14 +197,10 @@ def decoder_only_loss_and_gradients(params, tokens, config, rng=None):
     logits, tape = _decoder_only_forward_with_tape(params, x_in, config, rng)
     loss = cross_entropy(logits, x_out, config.eps_ls, config.pad)
 
-    E = params["embedding"]
-    d_x, dE = output_logits_backward(cross_entropy_backward(logits, x_out, config.eps_ls, config.pad), tape["x"], E)
-    grads = [None] * config.N
-    for i in reversed(range(config.N)):
-        d_x, grads[i] = encoder_layer_backward(d_x, tape["layers"][i], params["layers"][i], config.h, tape["mask"],
-                                               config.p_drop)
-    dE = dE + embed_backward(dropout_backward(d_x, tape["keep"], config.p_drop), x_in, E)
-    return loss, {"embedding": dE, "layers": grads}
+    d_x, dE = output_logits_backward(cross_entropy_backward(logits, x_out, config.eps_ls, config.pad), tape["x"],
+                                     params["embedding"])
+    dE_tokens, grads = _encoder_stack_backward(d_x, tape["stack"], params, "layers", x_in, tape["mask"], config)
+    return loss, {"embedding": dE + dE_tokens, "layers": grads}
 
 
 def attention_weights(params, source, target_in, config):
@@ -223,7 +216,7 @@ def attention_weights(params, source, target_in, config):
     _, tape = _forward_with_tape(params, source, target_in, config, rng=None)
     h = config.h
     weights = {"encoder": [], "decoder": [], "cross": []}
-    for layer, cache in zip(params["encoder"], tape["encoder"]):
+    for layer, cache in zip(params["encoder"], tape["encoder"]["caches"]):
         x = cache["x"]
         weights["encoder"].append(multi_head_attention(x, x, layer["self_attn"], h, tape["memory_mask"], True)[1])
     for layer, cache in zip(params["decoder"], tape["decoder"]):
@@ -262,34 +255,43 @@ def parameter_counts(config, decoder_only=False):
 
 def _forward_with_tape(params, source, target_in, config, rng):
     """The training forward pass -> (logits (..., n, vocab), tape: what the backward pass reads)."""
-    E = params["embedding"]
     memory_mask = _keys(source, config.pad)  # (..., 1, m): real source tokens
     self_mask = causal_mask(np.shape(target_in)[-1]) & _keys(target_in, config.pad)  # (..., n, n)
-    x, keep_source = dropout(embed(source, E, config.position), config.p_drop, rng)
-    encoder_caches = []
-    for layer in params["encoder"]:
-        x, cache = encoder_layer_forward(x, layer, config.h, memory_mask, config.p_drop, rng)
-        encoder_caches.append(cache)
-    y, keep_target = dropout(embed(target_in, E, config.position), config.p_drop, rng)
+    memory, encoder_tape = _encoder_stack(params, "encoder", source, memory_mask, config, rng)
+    y, keep_target = dropout(embed(target_in, params["embedding"], config.position), config.p_drop, rng)
     decoder_caches = []
     for layer in params["decoder"]:
-        y, cache = decoder_layer_forward(y, x, layer, config.h, self_mask, memory_mask, config.p_drop, rng)
+        y, cache = decoder_layer_forward(y, memory, layer, config.h, self_mask, memory_mask, config.p_drop, rng)
         decoder_caches.append(cache)
-    tape = {"encoder": encoder_caches, "decoder": decoder_caches, "y": y, "keep_source": keep_source,
-            "keep_target": keep_target, "self_mask": self_mask, "memory_mask": memory_mask}
-    return output_logits(y, E), tape
+    tape = {"encoder": encoder_tape, "decoder": decoder_caches, "y": y, "keep_target": keep_target,
+            "self_mask": self_mask, "memory_mask": memory_mask}
+    return output_logits(y, params["embedding"]), tape
 
 
 def _decoder_only_forward_with_tape(params, tokens, config, rng):
     """The decoder-only training forward pass -> (logits (..., n, vocab), tape)."""
-    E = params["embedding"]
     mask = causal_mask(np.shape(tokens)[-1]) & _keys(tokens, config.pad)  # (..., n, n)
-    x, keep = dropout(embed(tokens, E, config.position), config.p_drop, rng)
+    x, stack_tape = _encoder_stack(params, "layers", tokens, mask, config, rng)
+    return output_logits(x, params["embedding"]), {"stack": stack_tape, "x": x, "mask": mask}
+
+
+def _encoder_stack(params, key, tokens, mask, config, rng):
+    """Embed, drop out, and run the encoder-shaped layers params[key] -> (out (..., n, d_model), tape)."""
+    x, keep = dropout(embed(tokens, params["embedding"], config.position), config.p_drop, rng)
     caches = []
-    for layer in params["layers"]:
+    for layer in params[key]:
         x, cache = encoder_layer_forward(x, layer, config.h, mask, config.p_drop, rng)
         caches.append(cache)
-    return output_logits(x, E), {"layers": caches, "x": x, "keep": keep, "mask": mask}
+    return x, {"caches": caches, "keep": keep}
+
+
+def _encoder_stack_backward(d_out, tape, params, key, tokens, mask, config):
+    """The gradients of :func:`_encoder_stack` -> (dE (vocab, d_model), [grads of each layer])."""
+    grads = [None] * len(tape["caches"])
+    for i in reversed(range(len(grads))):
+        d_out, grads[i] = encoder_layer_backward(d_out, tape["caches"][i], params[key][i], config.h, mask,
+                                                 config.p_drop)
+    return embed_backward(dropout_backward(d_out, tape["keep"], config.p_drop), tokens, params["embedding"]), grads
 
 
 def _keys(tokens, pad):

@@ -58,12 +58,8 @@ def encoder_layer_forward(x, params, h, mask=None, p_drop=0.0, rng=None):
 
     Taught on: docs/10-training.md
     """
-    a, keep1 = dropout(multi_head_attention(x, x, params["self_attn"], h, mask), p_drop, rng)
-    s1 = x + a  # (..., n, d_model)
-    x1 = layer_norm(s1, **params["norm1"])
-    f, keep2 = dropout(feed_forward(x1, params["ffn"]), p_drop, rng)
-    s2 = x1 + f  # (..., n, d_model)
-    out = layer_norm(s2, **params["norm2"])
+    x1, s1, keep1 = _residual(x, multi_head_attention(x, x, params["self_attn"], h, mask), params["norm1"], p_drop, rng)
+    out, s2, keep2 = _residual(x1, feed_forward(x1, params["ffn"]), params["norm2"], p_drop, rng)
     return out, {"x": x, "s1": s1, "x1": x1, "s2": s2, "keep1": keep1, "keep2": keep2}
 
 
@@ -75,14 +71,11 @@ def encoder_layer_backward(d_out, cache, params, h, mask=None, p_drop=0.0):
 
     Taught on: docs/10-training.md
     """
-    d_s2, g_norm2 = layer_norm_backward(d_out, cache["s2"], params["norm2"]["gamma"])
-    d_x1, g_ffn = feed_forward_backward(dropout_backward(d_s2, cache["keep2"], p_drop), cache["x1"], params["ffn"])
-    d_x1 = d_x1 + d_s2  # the residual path
-    d_s1, g_norm1 = layer_norm_backward(d_x1, cache["s1"], params["norm1"]["gamma"])
-    d_a = dropout_backward(d_s1, cache["keep1"], p_drop)
+    d_x1, d_f, g_norm2 = _residual_backward(d_out, cache["s2"], cache["keep2"], params["norm2"], p_drop)
+    d_x1_ffn, g_ffn = feed_forward_backward(d_f, cache["x1"], params["ffn"])
+    dx, d_a, g_norm1 = _residual_backward(d_x1 + d_x1_ffn, cache["s1"], cache["keep1"], params["norm1"], p_drop)
     d_q, d_kv, g_attn = multi_head_attention_backward(d_a, cache["x"], cache["x"], params["self_attn"], h, mask)
-    dx = d_s1 + d_q + d_kv  # the residual path, and x as queries, keys and values
-    return dx, {"self_attn": g_attn, "norm1": g_norm1, "ffn": g_ffn, "norm2": g_norm2}
+    return dx + d_q + d_kv, {"self_attn": g_attn, "norm1": g_norm1, "ffn": g_ffn, "norm2": g_norm2}
 
 
 def decoder_layer_forward(y, memory, params, h, self_mask=None, memory_mask=None, p_drop=0.0, rng=None):
@@ -95,15 +88,11 @@ def decoder_layer_forward(y, memory, params, h, self_mask=None, memory_mask=None
 
     Taught on: docs/10-training.md
     """
-    a, keep1 = dropout(multi_head_attention(y, y, params["self_attn"], h, self_mask), p_drop, rng)
-    s1 = y + a  # (..., n, d_model)
-    y1 = layer_norm(s1, **params["norm1"])
-    c, keep2 = dropout(multi_head_attention(y1, memory, params["cross_attn"], h, memory_mask), p_drop, rng)
-    s2 = y1 + c  # (..., n, d_model)
-    y2 = layer_norm(s2, **params["norm2"])
-    f, keep3 = dropout(feed_forward(y2, params["ffn"]), p_drop, rng)
-    s3 = y2 + f  # (..., n, d_model)
-    out = layer_norm(s3, **params["norm3"])
+    a = multi_head_attention(y, y, params["self_attn"], h, self_mask)  # (..., n, d_model)
+    y1, s1, keep1 = _residual(y, a, params["norm1"], p_drop, rng)
+    c = multi_head_attention(y1, memory, params["cross_attn"], h, memory_mask)  # (..., n, d_model)
+    y2, s2, keep2 = _residual(y1, c, params["norm2"], p_drop, rng)
+    out, s3, keep3 = _residual(y2, feed_forward(y2, params["ffn"]), params["norm3"], p_drop, rng)
     cache = {"y": y, "memory": memory, "s1": s1, "y1": y1, "s2": s2, "y2": y2, "s3": s3,
              "keep1": keep1, "keep2": keep2, "keep3": keep3}
     return out, cache
@@ -117,17 +106,30 @@ def decoder_layer_backward(d_out, cache, params, h, self_mask=None, memory_mask=
 
     Taught on: docs/10-training.md
     """
-    d_s3, g_norm3 = layer_norm_backward(d_out, cache["s3"], params["norm3"]["gamma"])
-    d_y2, g_ffn = feed_forward_backward(dropout_backward(d_s3, cache["keep3"], p_drop), cache["y2"], params["ffn"])
-    d_y2 = d_y2 + d_s3
-    d_s2, g_norm2 = layer_norm_backward(d_y2, cache["s2"], params["norm2"]["gamma"])
-    d_c = dropout_backward(d_s2, cache["keep2"], p_drop)
-    d_y1, d_memory, g_cross = multi_head_attention_backward(d_c, cache["y1"], cache["memory"], params["cross_attn"], h,
-                                                            memory_mask)
-    d_y1 = d_y1 + d_s2
-    d_s1, g_norm1 = layer_norm_backward(d_y1, cache["s1"], params["norm1"]["gamma"])
-    d_a = dropout_backward(d_s1, cache["keep1"], p_drop)
+    d_y2, d_f, g_norm3 = _residual_backward(d_out, cache["s3"], cache["keep3"], params["norm3"], p_drop)
+    d_y2_ffn, g_ffn = feed_forward_backward(d_f, cache["y2"], params["ffn"])
+    d_y1, d_c, g_norm2 = _residual_backward(d_y2 + d_y2_ffn, cache["s2"], cache["keep2"], params["norm2"], p_drop)
+    d_y1_cross, d_memory, g_cross = multi_head_attention_backward(d_c, cache["y1"], cache["memory"],
+                                                                  params["cross_attn"], h, memory_mask)
+    dy, d_a, g_norm1 = _residual_backward(d_y1 + d_y1_cross, cache["s1"], cache["keep1"], params["norm1"], p_drop)
     d_q, d_kv, g_self = multi_head_attention_backward(d_a, cache["y"], cache["y"], params["self_attn"], h, self_mask)
     grads = {"self_attn": g_self, "norm1": g_norm1, "cross_attn": g_cross, "norm2": g_norm2,
              "ffn": g_ffn, "norm3": g_norm3}
-    return d_s1 + d_q + d_kv, d_memory, grads
+    return dy + d_q + d_kv, d_memory, grads
+
+
+def _residual(x, sublayer_out, norm, p_drop, rng):
+    """LayerNorm(x + Dropout(sublayer_out)) -> (out, the sum before the norm, the dropout mask)."""
+    dropped, keep = dropout(sublayer_out, p_drop, rng)
+    s = x + dropped  # (..., n, d_model)
+    return layer_norm(s, **norm), s, keep
+
+
+def _residual_backward(d_out, s, keep, norm, p_drop):
+    """The gradients of :func:`_residual` -> (d_x, d_sublayer_out, {"gamma", "beta"}).
+
+    The sum sends the same gradient to x (the residual path) and, through
+    dropout, to the sub-layer's output.
+    """
+    d_s, grads = layer_norm_backward(d_out, s, norm["gamma"])
+    return d_s, dropout_backward(d_s, keep, p_drop), grads
