@@ -32,6 +32,9 @@ def softmax_backward(d_weights, weights):
 
     d_weights: (..., n), weights: (..., n) -> d_scores (..., n)
 
+    >>> softmax_backward(np.array([1.0, 0.0]), np.array([0.5, 0.5]))
+    array([ 0.25, -0.25])
+
     Taught on: docs/10-training.md
     """
     return weights * (d_weights - (d_weights * weights).sum(axis=-1, keepdims=True))
@@ -43,6 +46,10 @@ def attention_backward(d_out, q, k, v, mask=None):
     d_out: (..., n_q, d_v), q: (..., n_q, d_k), k: (..., n_k, d_k),
     v: (..., n_k, d_v), mask: bool broadcastable to (..., n_q, n_k), True = may
     attend -> (dq (..., n_q, d_k), dk (..., n_k, d_k), dv (..., n_k, d_v))
+
+    >>> q, k, v = np.ones((2, 3)), np.ones((4, 3)), np.ones((4, 5))
+    >>> [g.shape for g in attention_backward(np.ones((2, 5)), q, k, v)]  # dq, dk, dv
+    [(2, 3), (4, 3), (4, 5)]
 
     Taught on: docs/10-training.md
     """
@@ -59,6 +66,11 @@ def multi_head_attention_backward(d_out, x_q, x_kv, params, h, mask=None):
         {"W_q", "W_k", "W_v", "W_o"} each (d_model, d_model))
 
     For self-attention (x_q is x_kv) the input's gradient is dx_q + dx_kv.
+
+    >>> params = {name: np.eye(4) for name in ("W_q", "W_k", "W_v", "W_o")}
+    >>> dx_q, dx_kv, grads = multi_head_attention_backward(np.ones((3, 4)), np.ones((3, 4)), np.ones((5, 4)), params, 2)
+    >>> dx_q.shape, dx_kv.shape, grads["W_o"].shape
+    ((3, 4), (5, 4), (4, 4))
 
     Taught on: docs/10-training.md
     """
@@ -86,6 +98,10 @@ def layer_norm_backward(d_y, x, gamma=None, eps=1e-5):
     d_y: (..., n, d_model), x: (..., n, d_model), gamma: (d_model,) or None (1)
     -> (dx (..., n, d_model), {"gamma": (d_model,), "beta": (d_model,)})
 
+    >>> dx, grads = layer_norm_backward(np.ones((2, 3)), np.array([[1.0, 2.0, 3.0], [0.0, 0.0, 1.0]]))
+    >>> bool(np.abs(dx).max() < 1e-12), grads["beta"]  # moving every output together: x does not matter
+    (True, array([2., 2., 2.]))
+
     Taught on: docs/10-training.md
     """
     centred = x - x.mean(axis=-1, keepdims=True)  # (..., n, d_model)
@@ -107,6 +123,11 @@ def feed_forward_backward(d_out, x, params):
     d_out: (..., n, d_model), x: (..., n, d_model), params: {"W_1" (d_model, d_ff),
     "b_1" (d_ff,), "W_2" (d_ff, d_model), "b_2" (d_model,)}
     -> (dx (..., n, d_model), {"W_1", "b_1", "W_2", "b_2"} shaped like params)
+
+    >>> params = {"W_1": np.ones((4, 6)), "b_1": np.zeros(6), "W_2": np.ones((6, 4)), "b_2": np.zeros(4)}
+    >>> dx, grads = feed_forward_backward(np.ones((2, 3, 4)), np.ones((2, 3, 4)), params)
+    >>> dx.shape, grads["W_1"].shape, grads["b_2"]  # b_2 collects all 6 positions
+    ((2, 3, 4), (4, 6), array([6., 6., 6., 6.]))
 
     Taught on: docs/10-training.md
     """

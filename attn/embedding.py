@@ -23,6 +23,13 @@ def embed(tokens, E, position=True):
     tokens: int (..., n), E: (vocab, d_model), position: add PE (3.5) or not
     -> (..., n, d_model)
 
+    >>> E = np.arange(12.0).reshape(3, 4)  # (vocab, d_model) = (3, 4)
+    >>> embed(np.array([[2, 0]]), E, position=False)  # rows 2 and 0, times sqrt(4)
+    array([[[16., 18., 20., 22.],
+            [ 0.,  2.,  4.,  6.]]])
+    >>> embed(np.array([[2, 0, 1]]), E).shape  # (batch, n, d_model)
+    (1, 3, 4)
+
     Taught on: docs/09-whole-model.md
     """
     tokens = _check_tokens(tokens, E)
@@ -43,6 +50,11 @@ def embed_backward(d_x, tokens, E):
     d_x: (..., n, d_model), tokens: int (..., n), E: (vocab, d_model)
     -> dE (vocab, d_model)
 
+    >>> embed_backward(np.ones((1, 2, 4)), np.array([[2, 2]]), np.zeros((3, 4)))  # token 2, twice
+    array([[0., 0., 0., 0.],
+           [0., 0., 0., 0.],
+           [4., 4., 4., 4.]])
+
     Taught on: docs/10-training.md
     """
     tokens = _check_tokens(tokens, E)
@@ -57,6 +69,9 @@ def output_logits(y, E):
 
     y: (..., n, d_model), E: (vocab, d_model) -> (..., n, vocab)
 
+    >>> output_logits(np.ones((1, 2, 4)), np.ones((3, 4))).shape  # (batch, n, vocab)
+    (1, 2, 3)
+
     Taught on: docs/09-whole-model.md
     """
     return y @ E.T
@@ -67,6 +82,10 @@ def output_logits_backward(d_logits, y, E):
 
     d_logits: (..., n, vocab), y: (..., n, d_model), E: (vocab, d_model)
     -> (dy (..., n, d_model), dE (vocab, d_model))
+
+    >>> dy, dE = output_logits_backward(np.ones((1, 2, 3)), np.ones((1, 2, 4)), np.ones((3, 4)))
+    >>> dy.shape, dE.shape
+    ((1, 2, 4), (3, 4))
 
     Taught on: docs/10-training.md
     """
@@ -79,7 +98,9 @@ def _check_tokens(tokens, E):
     """tokens -> an int array with every id in [0, vocab); else TypeError / ValueError."""
     tokens = np.asarray(tokens)
     if not np.issubdtype(tokens.dtype, np.integer) or tokens.ndim < 1:
-        raise TypeError(f"tokens must be an integer array of at least one axis, got {tokens.dtype} with shape {tokens.shape}")
+        raise TypeError(
+            f"tokens must be an integer array of at least one axis, got {tokens.dtype} with shape {tokens.shape}"
+        )
     if tokens.size and (tokens.min() < 0 or tokens.max() >= E.shape[0]):
         raise ValueError(f"token ids must lie in [0, {E.shape[0]}), got {tokens.min()}..{tokens.max()}")
     return tokens

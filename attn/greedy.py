@@ -20,6 +20,12 @@ def greedy_decode(params, source, config, steps, bos):
     token the decoder starts from -> int (..., steps), the produced tokens
     (without bos)
 
+    >>> from attn import Config, init_transformer
+    >>> config = Config(vocab=10, d_model=8, h=2, d_ff=16, N=1)
+    >>> params = init_transformer(np.random.default_rng(0), config)
+    >>> greedy_decode(params, np.array([[3, 4, 5], [6, 7, 0]]), config, steps=4, bos=1).shape
+    (2, 4)
+
     Taught on: docs/10-training.md
     """
     steps = check_int(steps, "steps", 0)
@@ -37,6 +43,11 @@ def greedy_continue(params, prompt, config, steps):
     """Continue a prompt with the decoder-only variant, one argmax at a time.
 
     prompt: int (..., n) -> int (..., n + steps), the prompt and what followed
+
+    >>> from attn import Config, init_decoder_only
+    >>> config = Config(vocab=10, d_model=8, h=2, d_ff=16, N=1)
+    >>> greedy_continue(init_decoder_only(np.random.default_rng(0), config), np.array([[1, 3]]), config, 3).shape
+    (1, 5)
 
     Taught on: docs/09-whole-model.md
     """

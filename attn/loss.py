@@ -23,6 +23,9 @@ def log_softmax(logits):
 
     logits: finite (..., vocab) -> (..., vocab), each row's exp sums to 1
 
+    >>> log_softmax(np.array([1000.0, 1000.0])).round(4)  # log(1/2), where log(softmax) gives nan
+    array([-0.6931, -0.6931])
+
     Taught on: docs/09-whole-model.md
     """
     logits = np.asarray(logits, dtype=np.result_type(np.asarray(logits).dtype, np.float32))
@@ -37,6 +40,9 @@ def smoothed_targets(targets, vocab, eps_ls=0.1):
     gets 1 - eps_ls + eps_ls / vocab, every other token eps_ls / vocab.
 
     targets: int (..., n), vocab: int -> (..., n, vocab), each row sums to 1
+
+    >>> smoothed_targets(np.array([1]), 4, eps_ls=0.1)  # (n, vocab)
+    array([[0.025, 0.925, 0.025, 0.025]])
 
     Taught on: docs/09-whole-model.md
     """
@@ -54,6 +60,9 @@ def cross_entropy(logits, targets, eps_ls=0.1, pad=None):
     pad: the padding id (positions whose target is pad are skipped) or None
     -> float, the mean over the real positions (0.0 if there are none)
 
+    >>> cross_entropy(np.zeros((1, 2, 4)), np.array([[3, 0]]), eps_ls=0.0, pad=0)  # log 4; the pad is skipped
+    1.3862943611198906
+
     Taught on: docs/09-whole-model.md
     """
     q, real, count = _targets(logits, targets, eps_ls, pad)
@@ -66,6 +75,9 @@ def cross_entropy_backward(logits, targets, eps_ls=0.1, pad=None):
 
     logits: (..., n, vocab), targets: int (..., n) -> d_logits (..., n, vocab),
     all zero at padding positions
+
+    >>> cross_entropy_backward(np.zeros((1, 1, 2)), np.array([[1]]), eps_ls=0.0)  # p - q
+    array([[[ 0.5, -0.5]]])
 
     Taught on: docs/10-training.md
     """

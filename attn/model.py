@@ -53,6 +53,11 @@ class Config(NamedTuple):
     position: add the sinusoidal encodings (3.5) or not.
     -> an immutable tuple; ``config._replace(position=False)`` makes a variant.
 
+    >>> Config(vocab=12)
+    Config(vocab=12, d_model=512, h=8, d_ff=2048, N=6, p_drop=0.1, eps_ls=0.1, pad=0, position=True)
+    >>> Config(vocab=12)._replace(position=False).position
+    False
+
     Taught on: docs/09-whole-model.md
     """
 
@@ -75,6 +80,10 @@ def init_transformer(rng, config):
     come from :func:`attn.init_encoder_layer` and :func:`attn.init_decoder_layer`.
     -> {"embedding": (vocab, d_model), "encoder": [N dicts], "decoder": [N dicts]}
 
+    >>> params = init_transformer(np.random.default_rng(0), Config(vocab=10, d_model=8, h=2, d_ff=16, N=2))
+    >>> params["embedding"].shape, len(params["encoder"]), sorted(params["decoder"][0])
+    ((10, 8), 2, ['cross_attn', 'ffn', 'norm1', 'norm2', 'norm3', 'self_attn'])
+
     Taught on: docs/09-whole-model.md
     """
     config, rng = _check(config), _check_rng(rng)
@@ -90,6 +99,10 @@ def init_decoder_only(rng, config):
 
     -> {"embedding": (vocab, d_model), "layers": [N dicts]}
 
+    >>> params = init_decoder_only(np.random.default_rng(0), Config(vocab=10, d_model=8, h=2, d_ff=16, N=2))
+    >>> params["embedding"].shape, len(params["layers"]), sorted(params["layers"][0])
+    ((10, 8), 2, ['ffn', 'norm1', 'norm2', 'self_attn'])
+
     Taught on: docs/09-whole-model.md
     """
     config, rng = _check(config), _check_rng(rng)
@@ -103,6 +116,10 @@ def encode(params, source, config):
     """The encoder stack, without dropout: source tokens -> memory.
 
     source: int (..., m) -> (..., m, d_model)
+
+    >>> config = Config(vocab=10, d_model=8, h=2, d_ff=16, N=1)
+    >>> encode(init_transformer(np.random.default_rng(0), config), np.array([[3, 4, 5, 0]]), config).shape
+    (1, 4, 8)
 
     Taught on: docs/09-whole-model.md
     """
@@ -119,6 +136,11 @@ def decode(params, target_in, memory, source, config):
     begin token), memory: (..., m, d_model), source: int (..., m) (for its
     padding) -> logits (..., n, vocab)
 
+    >>> config = Config(vocab=10, d_model=8, h=2, d_ff=16, N=1)
+    >>> params, source = init_transformer(np.random.default_rng(0), config), np.array([[3, 4, 5, 0]])
+    >>> decode(params, np.array([[1, 7]]), encode(params, source, config), source, config).shape
+    (1, 2, 10)
+
     Taught on: docs/09-whole-model.md
     """
     y = embed(target_in, params["embedding"], config.position)  # (..., n, d_model)
@@ -134,6 +156,11 @@ def forward(params, source, target_in, config):
     source: int (..., m), target_in: int (..., n) -> logits (..., n, vocab);
     row i scores the token that follows target_in[..., :i + 1].
 
+    >>> config = Config(vocab=10, d_model=8, h=2, d_ff=16, N=1)
+    >>> params = init_transformer(np.random.default_rng(0), config)
+    >>> forward(params, np.array([[3, 4, 5, 0]]), np.array([[1, 7]]), config).shape  # (batch, n, vocab)
+    (1, 2, 10)
+
     Taught on: docs/09-whole-model.md
     """
     return decode(params, target_in, encode(params, source, config), source, config)
@@ -143,6 +170,10 @@ def forward_decoder_only(params, tokens, config):
     """Logits of the decoder-only variant at inference: each position predicts the next token.
 
     tokens: int (..., n) -> logits (..., n, vocab)
+
+    >>> config = Config(vocab=10, d_model=8, h=2, d_ff=16, N=1)
+    >>> forward_decoder_only(init_decoder_only(np.random.default_rng(0), config), np.array([[1, 3, 4]]), config).shape
+    (1, 3, 10)
 
     Taught on: docs/09-whole-model.md
     """
@@ -162,6 +193,12 @@ def loss_and_gradients(params, source, target, config, rng=None):
     dropout, or None for none
     -> (loss: float, grads: the structure of params)
 
+    >>> config = Config(vocab=10, d_model=8, h=2, d_ff=16, N=1)
+    >>> params = init_transformer(np.random.default_rng(0), config)
+    >>> loss, grads = loss_and_gradients(params, np.array([[3, 4, 5]]), np.array([[1, 5, 4, 3]]), config)
+    >>> loss > 0, grads["embedding"].shape, len(grads["decoder"])
+    (True, (10, 8), 1)
+
     Taught on: docs/10-training.md
     """
     config, rng = _check(config), _check_rng(rng, optional=True)
@@ -170,16 +207,25 @@ def loss_and_gradients(params, source, target, config, rng=None):
     logits, tape = _forward_with_tape(params, source, target_in, config, rng)
     loss = cross_entropy(logits, target_out, config.eps_ls, config.pad)
 
-    d_y, dE = output_logits_backward(cross_entropy_backward(logits, target_out, config.eps_ls, config.pad),
-                                     tape["y"], params["embedding"])
+    d_y, dE = output_logits_backward(
+        cross_entropy_backward(logits, target_out, config.eps_ls, config.pad), tape["y"], params["embedding"]
+    )
     d_memory, decoder_grads = 0.0, [None] * len(tape["decoder"])
     for i in reversed(range(len(decoder_grads))):
-        d_y, d_mem, decoder_grads[i] = decoder_layer_backward(d_y, tape["decoder"][i], params["decoder"][i], config.h,
-                                                              tape["self_mask"], tape["memory_mask"], config.p_drop)
+        d_y, d_mem, decoder_grads[i] = decoder_layer_backward(
+            d_y,
+            tape["decoder"][i],
+            params["decoder"][i],
+            config.h,
+            tape["self_mask"],
+            tape["memory_mask"],
+            config.p_drop,
+        )
         d_memory = d_memory + d_mem  # every decoder layer reads the same memory
     dE = dE + embed_backward(dropout_backward(d_y, tape["keep_target"], config.p_drop), target_in, params["embedding"])
-    dE_source, encoder_grads = _encoder_stack_backward(d_memory, tape["encoder"], params, "encoder", source,
-                                                       tape["memory_mask"], config)
+    dE_source, encoder_grads = _encoder_stack_backward(
+        d_memory, tape["encoder"], params, "encoder", source, tape["memory_mask"], config
+    )
     return loss, {"embedding": dE + dE_source, "encoder": encoder_grads, "decoder": decoder_grads}
 
 
@@ -189,6 +235,12 @@ def decoder_only_loss_and_gradients(params, tokens, config, rng=None):
     tokens: int (..., n + 1); the model reads tokens[..., :-1] and is scored on
     tokens[..., 1:] -> (loss: float, grads: the structure of params)
 
+    >>> config = Config(vocab=10, d_model=8, h=2, d_ff=16, N=1)
+    >>> params = init_decoder_only(np.random.default_rng(0), config)
+    >>> loss, grads = decoder_only_loss_and_gradients(params, np.array([[1, 3, 4, 5]]), config)
+    >>> loss > 0, grads["embedding"].shape, len(grads["layers"])
+    (True, (10, 8), 1)
+
     Taught on: docs/09-whole-model.md
     """
     config, rng = _check(config), _check_rng(rng, optional=True)
@@ -197,8 +249,9 @@ def decoder_only_loss_and_gradients(params, tokens, config, rng=None):
     logits, tape = _decoder_only_forward_with_tape(params, x_in, config, rng)
     loss = cross_entropy(logits, x_out, config.eps_ls, config.pad)
 
-    d_x, dE = output_logits_backward(cross_entropy_backward(logits, x_out, config.eps_ls, config.pad), tape["x"],
-                                     params["embedding"])
+    d_x, dE = output_logits_backward(
+        cross_entropy_backward(logits, x_out, config.eps_ls, config.pad), tape["x"], params["embedding"]
+    )
     dE_tokens, grads = _encoder_stack_backward(d_x, tape["stack"], params, "layers", x_in, tape["mask"], config)
     return loss, {"embedding": dE + dE_tokens, "layers": grads}
 
@@ -211,19 +264,26 @@ def attention_weights(params, source, target_in, config):
         "cross": [N arrays (..., h, n, m)]}; in "cross", row i of head j is
         where target position i looked in the source.
 
+    >>> config = Config(vocab=10, d_model=8, h=2, d_ff=16, N=1)
+    >>> params = init_transformer(np.random.default_rng(0), config)
+    >>> weights = attention_weights(params, np.array([[3, 4, 5, 0]]), np.array([[1, 7]]), config)
+    >>> weights["cross"][0].shape, weights["cross"][0][0, 0, 0, 3]  # (batch, h, n, m); the pad gets 0
+    ((1, 2, 2, 4), np.float64(0.0))
+
     Taught on: docs/10-training.md
     """
     _, tape = _forward_with_tape(params, source, target_in, config, rng=None)
     h = config.h
     weights = {"encoder": [], "decoder": [], "cross": []}
-    for layer, cache in zip(params["encoder"], tape["encoder"]["caches"]):
+    for layer, cache in zip(params["encoder"], tape["encoder"]["caches"], strict=True):
         x = cache["x"]
         weights["encoder"].append(multi_head_attention(x, x, layer["self_attn"], h, tape["memory_mask"], True)[1])
-    for layer, cache in zip(params["decoder"], tape["decoder"]):
+    for layer, cache in zip(params["decoder"], tape["decoder"], strict=True):
         y, y1 = cache["y"], cache["y1"]
         weights["decoder"].append(multi_head_attention(y, y, layer["self_attn"], h, tape["self_mask"], True)[1])
         weights["cross"].append(
-            multi_head_attention(y1, cache["memory"], layer["cross_attn"], h, tape["memory_mask"], True)[1])
+            multi_head_attention(y1, cache["memory"], layer["cross_attn"], h, tape["memory_mask"], True)[1]
+        )
     return weights
 
 
@@ -234,6 +294,9 @@ def parameter_counts(config, decoder_only=False):
     d_ff + d_model (the FFN) + 2 * 2 d_model (two LayerNorms); a decoder layer
     has a second attention and a third LayerNorm. One shared E: vocab d_model.
     -> {"embedding", "attention", "feed_forward", "layer_norm", "total"}: ints
+
+    >>> parameter_counts(Config(vocab=37000))["total"]  # the paper's base sizes
+    63045632
 
     Taught on: docs/09-whole-model.md
     """
@@ -263,8 +326,14 @@ def _forward_with_tape(params, source, target_in, config, rng):
     for layer in params["decoder"]:
         y, cache = decoder_layer_forward(y, memory, layer, config.h, self_mask, memory_mask, config.p_drop, rng)
         decoder_caches.append(cache)
-    tape = {"encoder": encoder_tape, "decoder": decoder_caches, "y": y, "keep_target": keep_target,
-            "self_mask": self_mask, "memory_mask": memory_mask}
+    tape = {
+        "encoder": encoder_tape,
+        "decoder": decoder_caches,
+        "y": y,
+        "keep_target": keep_target,
+        "self_mask": self_mask,
+        "memory_mask": memory_mask,
+    }
     return output_logits(y, params["embedding"]), tape
 
 
@@ -289,8 +358,9 @@ def _encoder_stack_backward(d_out, tape, params, key, tokens, mask, config):
     """The gradients of :func:`_encoder_stack` -> (dE (vocab, d_model), [grads of each layer])."""
     grads = [None] * len(tape["caches"])
     for i in reversed(range(len(grads))):
-        d_out, grads[i] = encoder_layer_backward(d_out, tape["caches"][i], params[key][i], config.h, mask,
-                                                 config.p_drop)
+        d_out, grads[i] = encoder_layer_backward(
+            d_out, tape["caches"][i], params[key][i], config.h, mask, config.p_drop
+        )
     return embed_backward(dropout_backward(d_out, tape["keep"], config.p_drop), tokens, params["embedding"]), grads
 
 
@@ -320,5 +390,7 @@ def _check(config):
 def _check_rng(rng, optional=False):
     """rng -> rng if it is a numpy Generator (or None, when ``optional``); else TypeError."""
     if not (isinstance(rng, np.random.Generator) or (optional and rng is None)):
-        raise TypeError(f"rng must be a numpy.random.Generator (e.g. np.random.default_rng(0)), got {type(rng).__name__}")
+        raise TypeError(
+            f"rng must be a numpy.random.Generator (e.g. np.random.default_rng(0)), got {type(rng).__name__}"
+        )
     return rng

@@ -23,6 +23,9 @@ def learning_rate(step, d_model, warmup_steps=4000):
     step: int >= 1, d_model: int, warmup_steps: int >= 1 (the paper uses 4000)
     -> float; the peak, at step = warmup_steps, is (d_model * warmup_steps)^-0.5
 
+    >>> round(learning_rate(4000, 512), 7)  # the base model's peak, (512 * 4000)^-0.5
+    0.0006988
+
     Taught on: docs/09-whole-model.md
     """
     step = check_int(step, "step", 1)
@@ -36,6 +39,9 @@ def init_adam(params):
     params: nested dicts / lists of arrays
     -> {"m": zeros like params, "v": zeros like params, "t": 0}
 
+    >>> init_adam({"w": np.ones(2)})
+    {'m': {'w': array([0., 0.])}, 'v': {'w': array([0., 0.])}, 't': 0}
+
     Taught on: docs/10-training.md
     """
     return {"m": _map(np.zeros_like, params), "v": _map(np.zeros_like, params), "t": 0}
@@ -47,6 +53,11 @@ def adam_step(params, grads, state, lr, beta1=0.9, beta2=0.98, eps=1e-9):
     params, grads: the same nested structure of arrays, state: from
     :func:`init_adam` or the previous step, lr: this step's learning rate
     -> (new params, new state), both new arrays
+
+    >>> params = {"w": np.array([1.0, -1.0])}
+    >>> new, state = adam_step(params, {"w": np.array([0.5, -2.0])}, init_adam(params), lr=0.1)
+    >>> new["w"].round(6), state["t"]  # the first step moves each entry by lr
+    (array([ 0.9, -0.9]), 1)
 
     Taught on: docs/10-training.md
     """
@@ -70,7 +81,7 @@ def _map(fn, *trees):
         for tree in trees[1:]:
             if not isinstance(tree, (list, tuple)) or len(tree) != len(first):
                 raise ValueError(f"structures differ: a list of {len(first)} and {_describe(tree)}")
-        return [_map(fn, *items) for items in zip(*trees)]
+        return [_map(fn, *items) for items in zip(*trees, strict=True)]
     for tree in trees[1:]:
         if np.shape(tree) != np.shape(first):
             raise ValueError(f"shapes differ: {np.shape(first)} and {np.shape(tree)}")

@@ -30,6 +30,10 @@ def dropout(x, p_drop, rng):
     numpy Generator or None (no dropout)
     -> (y (...), keep: bool (...) or None when nothing was dropped)
 
+    >>> y, keep = dropout(np.ones(6), 0.5, np.random.default_rng(0))
+    >>> y  # the kept entries doubled
+    array([2., 0., 0., 0., 2., 2.])
+
     Taught on: docs/10-training.md
     """
     if not 0.0 <= p_drop < 1.0:
@@ -45,6 +49,9 @@ def dropout_backward(d_y, keep, p_drop):
 
     d_y: (...), keep: bool (...) or None -> d_x (...)
 
+    >>> dropout_backward(np.ones(3), np.array([True, False, True]), 0.5)
+    array([2., 0., 2.])
+
     Taught on: docs/10-training.md
     """
     return d_y if keep is None else d_y * keep / (1.0 - p_drop)
@@ -55,6 +62,12 @@ def encoder_layer_forward(x, params, h, mask=None, p_drop=0.0, rng=None):
 
     x: (..., n, d_model), params: see :mod:`attn.layers`, h: heads, mask: bool
     broadcastable to (..., n, n) -> (out (..., n, d_model), cache: dict)
+
+    >>> from attn import init_encoder_layer
+    >>> layer = init_encoder_layer(np.random.default_rng(0), 8, 16)
+    >>> out, cache = encoder_layer_forward(np.ones((2, 3, 8)), layer, 2, p_drop=0.1, rng=np.random.default_rng(1))
+    >>> out.shape, sorted(cache)
+    ((2, 3, 8), ['keep1', 'keep2', 's1', 's2', 'x', 'x1'])
 
     Taught on: docs/10-training.md
     """
@@ -68,6 +81,13 @@ def encoder_layer_backward(d_out, cache, params, h, mask=None, p_drop=0.0):
 
     d_out: (..., n, d_model), cache: from the forward pass
     -> (dx (..., n, d_model), grads shaped like params)
+
+    >>> from attn import init_encoder_layer
+    >>> layer = init_encoder_layer(np.random.default_rng(0), 8, 16)
+    >>> out, cache = encoder_layer_forward(np.ones((2, 3, 8)), layer, 2)
+    >>> dx, grads = encoder_layer_backward(np.ones((2, 3, 8)), cache, layer, 2)
+    >>> dx.shape, grads["ffn"]["W_1"].shape
+    ((2, 3, 8), (8, 16))
 
     Taught on: docs/10-training.md
     """
@@ -86,6 +106,12 @@ def decoder_layer_forward(y, memory, params, h, self_mask=None, memory_mask=None
     here means no mask), memory_mask: bool broadcastable to (..., n, m)
     -> (out (..., n, d_model), cache: dict)
 
+    >>> from attn import causal_mask, init_decoder_layer
+    >>> layer = init_decoder_layer(np.random.default_rng(0), 8, 16)
+    >>> out, cache = decoder_layer_forward(np.ones((2, 3, 8)), np.ones((2, 5, 8)), layer, 2, causal_mask(3))
+    >>> out.shape
+    (2, 3, 8)
+
     Taught on: docs/10-training.md
     """
     a = multi_head_attention(y, y, params["self_attn"], h, self_mask)  # (..., n, d_model)
@@ -93,8 +119,18 @@ def decoder_layer_forward(y, memory, params, h, self_mask=None, memory_mask=None
     c = multi_head_attention(y1, memory, params["cross_attn"], h, memory_mask)  # (..., n, d_model)
     y2, s2, keep2 = _residual(y1, c, params["norm2"], p_drop, rng)
     out, s3, keep3 = _residual(y2, feed_forward(y2, params["ffn"]), params["norm3"], p_drop, rng)
-    cache = {"y": y, "memory": memory, "s1": s1, "y1": y1, "s2": s2, "y2": y2, "s3": s3,
-             "keep1": keep1, "keep2": keep2, "keep3": keep3}
+    cache = {
+        "y": y,
+        "memory": memory,
+        "s1": s1,
+        "y1": y1,
+        "s2": s2,
+        "y2": y2,
+        "s3": s3,
+        "keep1": keep1,
+        "keep2": keep2,
+        "keep3": keep3,
+    }
     return out, cache
 
 
@@ -104,17 +140,31 @@ def decoder_layer_backward(d_out, cache, params, h, self_mask=None, memory_mask=
     d_out: (..., n, d_model), cache: from the forward pass
     -> (dy (..., n, d_model), d_memory (..., m, d_model), grads shaped like params)
 
+    >>> from attn import causal_mask, init_decoder_layer
+    >>> layer = init_decoder_layer(np.random.default_rng(0), 8, 16)
+    >>> out, cache = decoder_layer_forward(np.ones((2, 3, 8)), np.ones((2, 5, 8)), layer, 2, causal_mask(3))
+    >>> dy, d_memory, grads = decoder_layer_backward(np.ones((2, 3, 8)), cache, layer, 2, causal_mask(3))
+    >>> dy.shape, d_memory.shape, sorted(grads) == sorted(layer)
+    ((2, 3, 8), (2, 5, 8), True)
+
     Taught on: docs/10-training.md
     """
     d_y2, d_f, g_norm3 = _residual_backward(d_out, cache["s3"], cache["keep3"], params["norm3"], p_drop)
     d_y2_ffn, g_ffn = feed_forward_backward(d_f, cache["y2"], params["ffn"])
     d_y1, d_c, g_norm2 = _residual_backward(d_y2 + d_y2_ffn, cache["s2"], cache["keep2"], params["norm2"], p_drop)
-    d_y1_cross, d_memory, g_cross = multi_head_attention_backward(d_c, cache["y1"], cache["memory"],
-                                                                  params["cross_attn"], h, memory_mask)
+    d_y1_cross, d_memory, g_cross = multi_head_attention_backward(
+        d_c, cache["y1"], cache["memory"], params["cross_attn"], h, memory_mask
+    )
     dy, d_a, g_norm1 = _residual_backward(d_y1 + d_y1_cross, cache["s1"], cache["keep1"], params["norm1"], p_drop)
     d_q, d_kv, g_self = multi_head_attention_backward(d_a, cache["y"], cache["y"], params["self_attn"], h, self_mask)
-    grads = {"self_attn": g_self, "norm1": g_norm1, "cross_attn": g_cross, "norm2": g_norm2,
-             "ffn": g_ffn, "norm3": g_norm3}
+    grads = {
+        "self_attn": g_self,
+        "norm1": g_norm1,
+        "cross_attn": g_cross,
+        "norm2": g_norm2,
+        "ffn": g_ffn,
+        "norm3": g_norm3,
+    }
     return dy + d_q + d_kv, d_memory, grads
 
 

@@ -97,17 +97,21 @@ class Workload:
         self_mask = causal_mask(n) & np.ones((batch, 1, n), dtype=bool)  # (batch, n, n)
         # (queries, keys, output gradient, mask, params) of every attention of the model, as the step runs them
         self.attentions = []
-        for encoder, decoder in zip(self.params["encoder"], self.params["decoder"]):
+        for encoder, decoder in zip(self.params["encoder"], self.params["decoder"], strict=True):
             self.attentions.append((self.x_src, self.x_src, self.d_src, source_keys, encoder["self_attn"]))
             self.attentions.append((self.x_tgt, self.x_tgt, self.d_tgt, self_mask, decoder["self_attn"]))
             self.attentions.append((self.x_tgt, self.x_src, self.d_tgt, source_keys, decoder["cross_attn"]))
         h = config.h
-        self.heads = [(split_heads(q, h), split_heads(kv, h), split_heads(kv, h), split_heads(g, h),
-                       np.expand_dims(mask, -3)) for q, kv, g, mask, _ in self.attentions]
+        self.heads = [
+            (split_heads(q, h), split_heads(kv, h), split_heads(kv, h), split_heads(g, h), np.expand_dims(mask, -3))
+            for q, kv, g, mask, _ in self.attentions
+        ]
 
     def step(self):
         loss, grads = loss_and_gradients(self.params, self.source, self.target, self.config, self.rng)
-        adam_step(self.params, grads, self.state, 1e-4)  # the update is computed, then dropped: every round starts alike
+        adam_step(
+            self.params, grads, self.state, 1e-4
+        )  # the update is computed, then dropped: every round starts alike
 
     def attention(self):
         for x_q, x_kv, d_out, mask, params in self.attentions:
@@ -142,9 +146,11 @@ def run(repeat=20, seed=0):
         times = measure(Workload(config, batch, m, n, seed), repeat, seed)
         entry = {"name": name, "config": config._asdict(), "batch": batch, "m": m, "n": n, "steps": steps}
         for piece in PIECES:
-            entry[piece] = {"times_ms": [1e3 * t for t in times[piece]],
-                            "median_ms": 1e3 * statistics.median(times[piece]),
-                            "min_ms": 1e3 * min(times[piece])}
+            entry[piece] = {
+                "times_ms": [1e3 * t for t in times[piece]],
+                "median_ms": 1e3 * statistics.median(times[piece]),
+                "min_ms": 1e3 * min(times[piece]),
+            }
         for piece in ("attention", "core"):
             entry[piece]["share"] = entry[piece]["median_ms"] / entry["step"]["median_ms"]
         if steps:

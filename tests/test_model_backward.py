@@ -66,7 +66,7 @@ def _flat(prefix, params):
 
 
 def _nested(inputs, prefix):
-    return {name[len(prefix) + 1:]: value for name, value in inputs.items() if name.startswith(prefix + ".")}
+    return {name[len(prefix) + 1 :]: value for name, value in inputs.items() if name.startswith(prefix + ".")}
 
 
 def _flatten_layer(prefix, layer):
@@ -85,16 +85,27 @@ def case_softmax(rng):
     scores = rng.standard_normal((3, 5))
     scores[0, [1, 3]] = -np.inf  # masked entries: weight 0, gradient 0
     scores[2, :] = -np.inf  # a fully masked row
-    return ({"scores": scores}, lambda i: softmax(i["scores"]),
-            lambda d, i: {"scores": softmax_backward(d, softmax(i["scores"]))})
+    return (
+        {"scores": scores},
+        lambda i: softmax(i["scores"]),
+        lambda d, i: {"scores": softmax_backward(d, softmax(i["scores"]))},
+    )
 
 
 def _attention_case(q_shape, k_shape, v_shape, mask_of):
     def case(rng):
-        inputs = {"q": rng.standard_normal(q_shape), "k": rng.standard_normal(k_shape), "v": rng.standard_normal(v_shape)}
+        inputs = {
+            "q": rng.standard_normal(q_shape),
+            "k": rng.standard_normal(k_shape),
+            "v": rng.standard_normal(v_shape),
+        }
         mask = mask_of(rng)
-        return (inputs, lambda i: scaled_dot_product_attention(i["q"], i["k"], i["v"], mask),
-                lambda d, i: dict(zip("qkv", attention_backward(d, i["q"], i["k"], i["v"], mask))))
+        return (
+            inputs,
+            lambda i: scaled_dot_product_attention(i["q"], i["k"], i["v"], mask),
+            lambda d, i: dict(zip("qkv", attention_backward(d, i["q"], i["k"], i["v"], mask), strict=True)),
+        )
+
     return case
 
 
@@ -124,16 +135,23 @@ def _mha_case(self_attention, mask_of):
             if not self_attention:
                 out["x_kv"] = dx_kv
             return out
+
         return inputs, forward, backward
+
     return case
 
 
 def case_layer_norm(rng):
-    inputs = {"x": rng.standard_normal((2, 3, 6)) * 3 + 1, "gamma": rng.standard_normal(6), "beta": rng.standard_normal(6)}
+    inputs = {
+        "x": rng.standard_normal((2, 3, 6)) * 3 + 1,
+        "gamma": rng.standard_normal(6),
+        "beta": rng.standard_normal(6),
+    }
 
     def backward(d, i):
         dx, grads = layer_norm_backward(d, i["x"], i["gamma"])
         return {"x": dx, **grads}
+
     return inputs, lambda i: layer_norm(i["x"], i["gamma"], i["beta"]), backward
 
 
@@ -150,6 +168,7 @@ def case_feed_forward(rng):
     def backward(d, i):
         dx, grads = feed_forward_backward(d, i["x"], _nested(i, "p"))
         return {"x": dx, **_flat("p", grads)}
+
     return inputs, lambda i: feed_forward(i["x"], _nested(i, "p")), backward
 
 
@@ -166,15 +185,22 @@ def _embed_case(position):
         tokens = rng.integers(0, 5, (2, 4))
         tokens[0, :2] = 3  # a token used twice collects both gradients
         inputs = {"E": rng.standard_normal((5, 6))}
-        return (inputs, lambda i: embed(tokens, i["E"], position),
-                lambda d, i: {"E": embed_backward(d, tokens, i["E"])})
+        return (
+            inputs,
+            lambda i: embed(tokens, i["E"], position),
+            lambda d, i: {"E": embed_backward(d, tokens, i["E"])},
+        )
+
     return case
 
 
 def case_output_logits(rng):
     inputs = {"y": rng.standard_normal((2, 3, 6)), "E": rng.standard_normal((7, 6))}
-    return (inputs, lambda i: output_logits(i["y"], i["E"]),
-            lambda d, i: dict(zip(("y", "E"), output_logits_backward(d, i["y"], i["E"]))))
+    return (
+        inputs,
+        lambda i: output_logits(i["y"], i["E"]),
+        lambda d, i: dict(zip(("y", "E"), output_logits_backward(d, i["y"], i["E"]), strict=True)),
+    )
 
 
 def _loss_case(eps_ls, pad):
@@ -183,8 +209,12 @@ def _loss_case(eps_ls, pad):
         targets[1, 3:] = 0 if pad is not None else targets[1, 3:]
         inputs = {"logits": rng.standard_normal((2, 5, 6)) * 3}
         # A scalar: the caller's R is one number, and d(loss * R) / d(logits) = R * backward.
-        return (inputs, lambda i: np.array(cross_entropy(i["logits"], targets, eps_ls, pad)),
-                lambda d, i: {"logits": d * cross_entropy_backward(i["logits"], targets, eps_ls, pad)})
+        return (
+            inputs,
+            lambda i: np.array(cross_entropy(i["logits"], targets, eps_ls, pad)),
+            lambda d, i: {"logits": d * cross_entropy_backward(i["logits"], targets, eps_ls, pad)},
+        )
+
     return case
 
 
@@ -206,7 +236,9 @@ def _encoder_layer_case(p_drop):
             _, cache = encoder_layer_forward(i["x"], params, h, mask, p_drop, rng_drop)
             dx, grads = encoder_layer_backward(d, cache, params, h, mask, p_drop)
             return {"x": dx, **_grads_of_layer("p", grads)}
+
         return inputs, forward, backward
+
     return case
 
 
@@ -214,8 +246,11 @@ def _decoder_layer_case(p_drop):
     def case(rng):
         d_model, d_ff, h, seed = 8, 12, 2, 11
         layer = init_decoder_layer(rng, d_model, d_ff)
-        inputs = {"y": rng.standard_normal((2, 4, d_model)), "memory": rng.standard_normal((2, 5, d_model)),
-                  **_flatten_layer("p", layer)}
+        inputs = {
+            "y": rng.standard_normal((2, 4, d_model)),
+            "memory": rng.standard_normal((2, 5, d_model)),
+            **_flatten_layer("p", layer),
+        }
         self_mask = causal_mask(4)
         memory_mask = np.array([[True] * 5, [True, True, True, False, False]])[:, None, :]
         names = list(layer)
@@ -223,13 +258,17 @@ def _decoder_layer_case(p_drop):
         def run(i):
             rng_drop = np.random.default_rng(seed) if p_drop else None
             params = _layer_from(i, "p", names)
-            return params, decoder_layer_forward(i["y"], i["memory"], params, h, self_mask, memory_mask, p_drop, rng_drop)
+            return params, decoder_layer_forward(
+                i["y"], i["memory"], params, h, self_mask, memory_mask, p_drop, rng_drop
+            )
 
         def backward(d, i):
             params, (_, cache) = run(i)
             dy, d_memory, grads = decoder_layer_backward(d, cache, params, h, self_mask, memory_mask, p_drop)
             return {"y": dy, "memory": d_memory, **_grads_of_layer("p", grads)}
+
         return inputs, lambda i: run(i)[1][0], backward
+
     return case
 
 
@@ -237,7 +276,9 @@ CASES = {
     "softmax, masked entries and a fully masked row": case_softmax,
     "attention": _attention_case((2, 3, 4), (2, 5, 4), (2, 5, 3), lambda rng: None),
     "attention, causal mask": _attention_case((2, 4, 3), (2, 4, 3), (2, 4, 5), lambda rng: causal_mask(4)),
-    "attention, padding mask and an empty row": _attention_case((2, 3, 4), (2, 5, 4), (2, 5, 3), _padding_with_an_empty_row),
+    "attention, padding mask and an empty row": _attention_case(
+        (2, 3, 4), (2, 5, 4), (2, 5, 3), _padding_with_an_empty_row
+    ),
     "attention, keys shared by the batch": _attention_case((2, 3, 4), (5, 4), (5, 3), lambda rng: None),
     "multi-head self-attention, causal": _mha_case(True, lambda rng: causal_mask(4)),
     "multi-head cross-attention, padding": _mha_case(False, lambda rng: rng.random((2, 1, 5)) < 0.7),
@@ -297,7 +338,7 @@ def test_whole_model_gradients_match_central_differences(variant, rng, central_d
 
     leaves, grad_leaves = list(_leaves(params)), list(_leaves(grads))
     assert len(leaves) == len(grad_leaves)
-    for value, grad in zip(leaves, grad_leaves):
+    for value, grad in zip(leaves, grad_leaves, strict=True):
         assert relative_error(grad, central_differences(loss, value)) <= TOLERANCE
 
 
@@ -337,8 +378,12 @@ def test_attention_backward_is_linear_in_the_output_gradient(seed, a, b):
     q, k, v = rng.standard_normal((4, 3)), rng.standard_normal((5, 3)), rng.standard_normal((5, 2))
     d1, d2 = rng.standard_normal((4, 2)), rng.standard_normal((4, 2))
     combined = attention_backward(a * d1 + b * d2, q, k, v, causal_mask(5)[:4])
-    for g, g1, g2 in zip(combined, attention_backward(d1, q, k, v, causal_mask(5)[:4]),
-                         attention_backward(d2, q, k, v, causal_mask(5)[:4])):
+    for g, g1, g2 in zip(
+        combined,
+        attention_backward(d1, q, k, v, causal_mask(5)[:4]),
+        attention_backward(d2, q, k, v, causal_mask(5)[:4]),
+        strict=True,
+    ):
         np.testing.assert_allclose(g, a * g1 + b * g2, atol=1e-12)
 
 

@@ -11,8 +11,13 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_training_benchmark_writes_sane_json(tmp_path):
     out = tmp_path / "results.json"
-    result = subprocess.run([sys.executable, str(ROOT / "bench" / "training.py"), "--repeat", "1", "--json", str(out)],
-                            capture_output=True, text=True, cwd=ROOT, timeout=300)
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "training.py"), "--repeat", "1", "--json", str(out)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr
     assert "training step" in result.stdout and "per training run" in result.stdout
     report = json.loads(out.read_text())

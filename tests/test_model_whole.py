@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from attn.core import causal_mask
-from attn.greedy import greedy_continue, greedy_decode
 from attn.embedding import embed, output_logits
+from attn.greedy import greedy_continue, greedy_decode
 from attn.init import init_decoder_layer, init_encoder_layer
 from attn.layers import decoder_layer, encoder_layer
 from attn.loss import cross_entropy, log_softmax, smoothed_targets
@@ -63,8 +63,15 @@ def test_embed_scales_by_sqrt_d_model_and_adds_positions(rng):
     np.testing.assert_allclose(embed(tokens, E, position=False)[0, 1], E[0] * math.sqrt(6), atol=1e-15)
 
 
-@pytest.mark.parametrize("tokens, error", [(np.array([[0, 5]]), ValueError), (np.array([[-1]]), ValueError),
-                                           (np.array([[0.0]]), TypeError), (np.int64(2), TypeError)])
+@pytest.mark.parametrize(
+    "tokens, error",
+    [
+        (np.array([[0, 5]]), ValueError),
+        (np.array([[-1]]), ValueError),
+        (np.array([[0.0]]), TypeError),
+        (np.int64(2), TypeError),
+    ],
+)
 def test_embed_rejects_bad_tokens(rng, tokens, error):
     with pytest.raises(error):
         embed(tokens, rng.standard_normal((5, 4)))
@@ -176,8 +183,9 @@ def test_training_layers_without_dropout_are_the_inference_layers(rng):
     enc, dec = init_encoder_layer(rng, 8, 16), init_decoder_layer(rng, 8, 16)
     mask = rng.random((2, 1, 4)) < 0.8
     np.testing.assert_allclose(encoder_layer_forward(x, enc, 2, mask)[0], encoder_layer(x, enc, 2, mask), atol=1e-12)
-    np.testing.assert_allclose(decoder_layer_forward(x, memory, dec, 2, causal_mask(4))[0],
-                               decoder_layer(x, memory, dec, 2), atol=1e-12)
+    np.testing.assert_allclose(
+        decoder_layer_forward(x, memory, dec, 2, causal_mask(4))[0], decoder_layer(x, memory, dec, 2), atol=1e-12
+    )
 
 
 def test_the_training_loss_without_dropout_is_the_loss_of_forward(rng):
@@ -217,7 +225,8 @@ def test_a_step_is_deterministic_given_the_generator_and_does_not_write_the_para
     first = loss_and_gradients(params, source, target, SMALL, np.random.default_rng(7))
     second = loss_and_gradients(params, source, target, SMALL, np.random.default_rng(7))
     other = loss_and_gradients(params, source, target, SMALL, np.random.default_rng(8))
-    assert first[0] == second[0] and all(np.array_equal(a, b) for a, b in zip(_arrays(first[1]), _arrays(second[1])))
+    assert first[0] == second[0]
+    assert all(np.array_equal(a, b) for a, b in zip(_arrays(first[1]), _arrays(second[1]), strict=True))
     assert other[0] != first[0]  # another draw of dropout masks
 
 
@@ -251,8 +260,9 @@ def test_source_padding_changes_nothing(rng):
     params = init_transformer(rng, SMALL)
     source, target = batch(rng)
     padded = np.concatenate([source, np.zeros((3, 3), dtype=int)], axis=1)
-    np.testing.assert_allclose(forward(params, padded, target[:, :-1], SMALL),
-                               forward(params, source, target[:, :-1], SMALL), atol=1e-12)
+    np.testing.assert_allclose(
+        forward(params, padded, target[:, :-1], SMALL), forward(params, source, target[:, :-1], SMALL), atol=1e-12
+    )
 
 
 @pytest.mark.parametrize("position", [False, True])
@@ -263,8 +273,9 @@ def test_without_positions_the_decoder_cannot_see_the_source_order(rng, position
     params = init_transformer(rng, config)
     source, target = rng.integers(2, config.vocab, (3, 6)), batch(rng)[1]
     shuffled = source[:, [3, 0, 5, 1, 4, 2]]
-    same = np.allclose(forward(params, shuffled, target[:, :-1], config),
-                       forward(params, source, target[:, :-1], config), atol=1e-12)
+    same = np.allclose(
+        forward(params, shuffled, target[:, :-1], config), forward(params, source, target[:, :-1], config), atol=1e-12
+    )
     assert same is not position
 
 
@@ -306,7 +317,9 @@ def test_greedy_continue_is_a_loop_of_argmaxes(rng):
 # ------------------------------------------------------------ parameters --
 
 
-@pytest.mark.parametrize("config", [SMALL, Config(vocab=3, d_model=4, h=4, d_ff=5, N=1), Config(vocab=7, d_model=6, h=3, d_ff=2, N=3)])
+@pytest.mark.parametrize(
+    "config", [SMALL, Config(vocab=3, d_model=4, h=4, d_ff=5, N=1), Config(vocab=7, d_model=6, h=3, d_ff=2, N=3)]
+)
 @pytest.mark.parametrize("decoder_only", [False, True])
 def test_parameter_counts_match_real_arrays(rng, config, decoder_only):
     params = (init_decoder_only if decoder_only else init_transformer)(rng, config)
@@ -334,14 +347,17 @@ def test_the_embedding_starts_with_unit_variance_after_scaling(rng):
 # ------------------------------------------------------------ validation --
 
 
-@pytest.mark.parametrize("config, error", [
-    (Config(vocab=5, d_model=6, h=4), ValueError),
-    (Config(vocab=0, d_model=4, h=2), ValueError),
-    (Config(vocab=5, d_model=4.0, h=2), TypeError),
-    (Config(vocab=5, d_model=4, h=2, p_drop=1.0), ValueError),
-    (Config(vocab=5, d_model=4, h=2, eps_ls=-0.1), ValueError),
-    ({"vocab": 5}, TypeError),
-])
+@pytest.mark.parametrize(
+    "config, error",
+    [
+        (Config(vocab=5, d_model=6, h=4), ValueError),
+        (Config(vocab=0, d_model=4, h=2), ValueError),
+        (Config(vocab=5, d_model=4.0, h=2), TypeError),
+        (Config(vocab=5, d_model=4, h=2, p_drop=1.0), ValueError),
+        (Config(vocab=5, d_model=4, h=2, eps_ls=-0.1), ValueError),
+        ({"vocab": 5}, TypeError),
+    ],
+)
 def test_bad_configs_fail_loudly(rng, config, error):
     with pytest.raises(error):
         init_transformer(rng, config)
@@ -351,4 +367,6 @@ def test_a_seed_is_not_a_generator():
     with pytest.raises(TypeError):
         init_transformer(0, SMALL)
     with pytest.raises(TypeError):
-        loss_and_gradients(init_transformer(np.random.default_rng(0), SMALL), *batch(np.random.default_rng(0)), SMALL, 0)
+        loss_and_gradients(
+            init_transformer(np.random.default_rng(0), SMALL), *batch(np.random.default_rng(0)), SMALL, 0
+        )
