@@ -1,7 +1,7 @@
 import numpy as np
 
-from attn import (Config, causal_mask, decoder_layer, embed, encoder_layer, forward, init_transformer, log_softmax,
-                  output_logits)
+from attn import (Config, causal_mask, cross_entropy, decoder_layer, embed, encoder_layer, forward,
+                  init_transformer, log_softmax, output_logits)
 
 vocab, d_model, h, d_ff, N = 12, 16, 2, 32, 2
 config = Config(vocab=vocab, d_model=d_model, h=h, d_ff=d_ff, N=N, pad=0)
@@ -9,11 +9,12 @@ rng = np.random.default_rng(0)
 params = init_transformer(rng, config)
 E = params["embedding"]
 
-# Two source sentences of 5 and 3 tokens, and their targets of 4 and 2; token 0 pads, token 1 begins a target.
+# Two source sentences of 5 and 3 tokens, and targets of 4 and 2; 0 pads, 1 begins a target.
 source = np.array([[5, 7, 2, 9, 4],
                    [8, 3, 6, 0, 0]])      # (batch, m)
-target_in = np.array([[1, 6, 6, 3],
-                      [1, 9, 0, 0]])      # (batch, n): the target shifted right by one
+target = np.array([[1, 6, 6, 3, 2],
+                   [1, 9, 5, 0, 0]])      # (batch, n + 1): the begin token, then the target
+target_in, target_out = target[:, :-1], target[:, 1:]  # (batch, n) each: read, and predicted
 source_lengths = (source != 0).sum(axis=1)  # (batch,): real tokens per sentence
 source_keys = (source != 0)[:, None, :]      # (batch, 1, m): padding is never attended to
 target_keys = (target_in != 0)[:, None, :]   # (batch, 1, n)
@@ -40,3 +41,6 @@ print("logits               ", logits.shape)
 print("same as attn.forward:", np.allclose(logits, forward(params, source, target_in, config)))
 row_sums = np.exp(log_p).sum(axis=-1)                  # (batch, n)
 print("probabilities sum to 1 at every position:", np.allclose(row_sums, 1.0))
+real_targets = int((target_out != 0).sum())            # padding is not predicted
+loss = cross_entropy(logits, target_out, config.eps_ls, config.pad)  # one number
+print(f"loss, the mean over {real_targets} real target positions: {loss:.4f}")

@@ -2,7 +2,7 @@ import numpy as np
 
 from attn import learning_rate
 
-d_model, warmup_steps = 512, 4000  # the base model (section 3.2.2) and the paper's warm-up (section 5.3)
+d_model, warmup_steps = 512, 4000  # the base model (section 3.2.2), the warm-up of section 5.3
 steps = np.arange(1, 100_001)      # the base model trained for 100,000 steps (section 5.2)
 rates = np.array([learning_rate(int(step), d_model, warmup_steps) for step in steps])
 
@@ -12,7 +12,7 @@ peak = rates.max()
 rate_halfway, rate_four_times, rate_last = rates[halfway - 1], rates[four_times - 1], rates[-1]
 print(f"peak: {peak:.3e} at step {peak_step}")
 print(f"(d_model * warmup_steps)^-0.5 = {(d_model * warmup_steps) ** -0.5:.3e}")
-print(f"step 1: {rates[0]:.3e}  step {halfway}: {rates[halfway - 1]:.3e}  step {four_times}: {rates[four_times - 1]:.3e}"
-      f"  step {steps[-1]}: {rates[-1]:.3e}")
+print(f"step 1: {rates[0]:.3e}  step {halfway}: {rate_halfway:.3e}"
+      f"  step {four_times}: {rate_four_times:.3e}  step {steps[-1]}: {rate_last:.3e}")
 print("linear up to the peak:", np.allclose(rates[:warmup_steps], steps[:warmup_steps] * rates[0]))
 print("then halves when the step quadruples:", np.isclose(rates[four_times - 1], peak / 2))

@@ -42,14 +42,17 @@ def random_like(tree, rng):
 
 
 loss, grads = loss_and_gradients(params, source, target, config, np.random.default_rng(1))
-print(f"loss {loss:.6f}; parameters {count_parameters(params):,}; gradient entries {count_parameters(grads):,}")
+print(f"loss {loss:.6f}; parameters {count_parameters(params):,};"
+      f" gradient entries {count_parameters(grads):,}")
 
-# Move every parameter at once along a random direction: the slope of the loss must be <gradient, direction>.
+# Move every parameter at once along a random direction u: the slope must be <gradient, u>.
 rng, eps = np.random.default_rng(2), 1e-5
 errors = []
 for trial in range(3):
     direction = random_like(params, rng)
-    numeric = (loss_at(combine(params, direction, eps)) - loss_at(combine(params, direction, -eps))) / (2 * eps)
+    above = loss_at(combine(params, direction, eps))
+    below = loss_at(combine(params, direction, -eps))
+    numeric = (above - below) / (2 * eps)
     predicted = dot(grads, direction)
     errors.append(abs(numeric - predicted) / abs(predicted))
     print(f"direction {trial}: central difference {numeric:.6f}  gradient {predicted:.6f}")
