@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._validate import check_int
+from ._validate import check_int, check_rng
 from .core import causal_mask
 from .embedding import embed, embed_backward, output_logits, output_logits_backward
 from .init import init_decoder_layer, init_encoder_layer
@@ -389,8 +389,6 @@ def _check(config):
 
 def _check_rng(rng, optional=False):
     """rng -> rng if it is a numpy Generator (or None, when ``optional``); else TypeError."""
-    if not (isinstance(rng, np.random.Generator) or (optional and rng is None)):
-        raise TypeError(
-            f"rng must be a numpy.random.Generator (e.g. np.random.default_rng(0)), got {type(rng).__name__}"
-        )
+    if not (optional and rng is None):
+        check_rng(rng)
     return rng

@@ -231,8 +231,9 @@ def model_calls(rng):
     logits = rng.standard_normal((2, 4, 7))
     encoder, decoder = attn.init_encoder_layer(rng, 8, 16), attn.init_decoder_layer(rng, 8, 16)
     _, encoder_cache = attn.encoder_layer_forward(x, encoder, 2, None, 0.1, np.random.default_rng(1))
-    _, decoder_cache = attn.decoder_layer_forward(x, memory, decoder, 2, attn.causal_mask(4), None, 0.1,
-                                                  np.random.default_rng(1))
+    _, decoder_cache = attn.decoder_layer_forward(
+        x, memory, decoder, 2, attn.causal_mask(4), None, 0.1, np.random.default_rng(1)
+    )
     keep = rng.random((2, 4, 8)) < 0.9
     grads = attn.loss_and_gradients(model, source, target, config)[1]
     return {
@@ -245,8 +246,16 @@ def model_calls(rng):
         "cross_entropy": (attn.cross_entropy, (logits, target), {"pad": 0}),
         "cross_entropy_backward": (attn.cross_entropy_backward, (logits, target), {"pad": 0}),
         "softmax_backward": (attn.softmax_backward, (logits, attn.softmax(logits)), {}),
-        "attention_backward": (attn.attention_backward, (rng.standard_normal((2, 4, 3)), q, k, v, rng.random((2, 4, 5)) < 0.6), {}),
-        "multi_head_attention_backward": (attn.multi_head_attention_backward, (d, x, memory, encoder["self_attn"], 2), {}),
+        "attention_backward": (
+            attn.attention_backward,
+            (rng.standard_normal((2, 4, 3)), q, k, v, rng.random((2, 4, 5)) < 0.6),
+            {},
+        ),
+        "multi_head_attention_backward": (
+            attn.multi_head_attention_backward,
+            (d, x, memory, encoder["self_attn"], 2),
+            {},
+        ),
         "layer_norm_backward": (attn.layer_norm_backward, (d, x, rng.standard_normal(8)), {}),
         "feed_forward_backward": (attn.feed_forward_backward, (d, x, encoder["ffn"]), {}),
         "dropout": (attn.dropout, (x, 0.1, rng), {}),
@@ -254,8 +263,11 @@ def model_calls(rng):
         "encoder_layer_forward": (attn.encoder_layer_forward, (x, encoder, 2), {"p_drop": 0.1, "rng": rng}),
         "encoder_layer_backward": (attn.encoder_layer_backward, (d, encoder_cache, encoder, 2), {"p_drop": 0.1}),
         "decoder_layer_forward": (attn.decoder_layer_forward, (x, memory, decoder, 2), {"p_drop": 0.1, "rng": rng}),
-        "decoder_layer_backward": (attn.decoder_layer_backward, (d, decoder_cache, decoder, 2, attn.causal_mask(4)),
-                                   {"p_drop": 0.1}),
+        "decoder_layer_backward": (
+            attn.decoder_layer_backward,
+            (d, decoder_cache, decoder, 2, attn.causal_mask(4)),
+            {"p_drop": 0.1},
+        ),
         "Config": (attn.Config, (7,), {}),
         "init_transformer": (attn.init_transformer, (rng, config), {}),
         "init_decoder_only": (attn.init_decoder_only, (rng, config), {}),
@@ -264,7 +276,11 @@ def model_calls(rng):
         "forward": (attn.forward, (model, source, target, config), {}),
         "forward_decoder_only": (attn.forward_decoder_only, (decoder_only, target, config), {}),
         "loss_and_gradients": (attn.loss_and_gradients, (model, source, target, config, rng), {}),
-        "decoder_only_loss_and_gradients": (attn.decoder_only_loss_and_gradients, (decoder_only, target, config, rng), {}),
+        "decoder_only_loss_and_gradients": (
+            attn.decoder_only_loss_and_gradients,
+            (decoder_only, target, config, rng),
+            {},
+        ),
         "attention_weights": (attn.attention_weights, (model, source, target, config), {}),
         "parameter_counts": (attn.parameter_counts, (config,), {}),
         "learning_rate": (attn.learning_rate, (10, 8), {"warmup_steps": 4}),
