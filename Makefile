@@ -51,6 +51,7 @@ accept: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/attention.py $(ARGS)
+	$(BIN)/python bench/training.py $(TRAIN_ARGS)
 
 measure: $(STAMP)
 	$(BIN)/python scripts/measure_build.py $(ARGS)

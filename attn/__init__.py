@@ -17,6 +17,17 @@ site snippet depends only on the modules it really uses.
                     projection_flops, attention_layer_flops,
                     attention_weights_bytes
 
+    attn.embedding  embed, output_logits (and their backward passes)
+    attn.loss       log_softmax, smoothed_targets, cross_entropy, cross_entropy_backward
+    attn.backward   softmax_backward, attention_backward, multi_head_attention_backward,
+                    layer_norm_backward, feed_forward_backward
+    attn.training   dropout, encoder_layer_forward, decoder_layer_forward (and backward)
+    attn.model      Config, init_transformer, init_decoder_only, encode, decode, forward,
+                    forward_decoder_only, loss_and_gradients,
+                    decoder_only_loss_and_gradients, attention_weights, parameter_counts
+    attn.optim      learning_rate, init_adam, adam_step
+    attn.greedy     greedy_decode, greedy_continue
+
     attn.kernels    the fast paths behind scaled_dot_product_attention and
                     blockwise_attention (not public API; see its docstring)
 
@@ -55,6 +66,41 @@ _SUBMODULE_OF = {
     "projection_flops": "cost",
     "attention_layer_flops": "cost",
     "attention_weights_bytes": "cost",
+    "embed": "embedding",
+    "embed_backward": "embedding",
+    "output_logits": "embedding",
+    "output_logits_backward": "embedding",
+    "log_softmax": "loss",
+    "smoothed_targets": "loss",
+    "cross_entropy": "loss",
+    "cross_entropy_backward": "loss",
+    "softmax_backward": "backward",
+    "attention_backward": "backward",
+    "multi_head_attention_backward": "backward",
+    "layer_norm_backward": "backward",
+    "feed_forward_backward": "backward",
+    "dropout": "training",
+    "dropout_backward": "training",
+    "encoder_layer_forward": "training",
+    "encoder_layer_backward": "training",
+    "decoder_layer_forward": "training",
+    "decoder_layer_backward": "training",
+    "Config": "model",
+    "init_transformer": "model",
+    "init_decoder_only": "model",
+    "encode": "model",
+    "decode": "model",
+    "forward": "model",
+    "forward_decoder_only": "model",
+    "loss_and_gradients": "model",
+    "decoder_only_loss_and_gradients": "model",
+    "attention_weights": "model",
+    "parameter_counts": "model",
+    "learning_rate": "optim",
+    "init_adam": "optim",
+    "adam_step": "optim",
+    "greedy_decode": "greedy",
+    "greedy_continue": "greedy",
 }
 
 __all__ = [
@@ -89,9 +135,61 @@ __all__ = [
     "projection_flops",
     "attention_layer_flops",
     "attention_weights_bytes",
+    "embed",
+    "embed_backward",
+    "output_logits",
+    "output_logits_backward",
+    "log_softmax",
+    "smoothed_targets",
+    "cross_entropy",
+    "cross_entropy_backward",
+    "softmax_backward",
+    "attention_backward",
+    "multi_head_attention_backward",
+    "layer_norm_backward",
+    "feed_forward_backward",
+    "dropout",
+    "dropout_backward",
+    "encoder_layer_forward",
+    "encoder_layer_backward",
+    "decoder_layer_forward",
+    "decoder_layer_backward",
+    "Config",
+    "init_transformer",
+    "init_decoder_only",
+    "encode",
+    "decode",
+    "forward",
+    "forward_decoder_only",
+    "loss_and_gradients",
+    "decoder_only_loss_and_gradients",
+    "attention_weights",
+    "parameter_counts",
+    "learning_rate",
+    "init_adam",
+    "adam_step",
+    "greedy_decode",
+    "greedy_continue",
 ]
 
-_SUBMODULES = ("core", "blockwise", "multihead", "position", "layers", "init", "params", "cost", "kernels")
+_SUBMODULES = (
+    "core",
+    "blockwise",
+    "multihead",
+    "position",
+    "layers",
+    "init",
+    "params",
+    "cost",
+    "kernels",
+    "embedding",
+    "loss",
+    "backward",
+    "training",
+    "model",
+    "optim",
+    "greedy",
+)
 
 
 def __getattr__(name):

@@ -25,6 +25,8 @@ PAGES = {
     "docs/06-position.md",
     "docs/07-block-masking-cost.md",
     "docs/08-cost.md",
+    "docs/09-whole-model.md",
+    "docs/10-training.md",
 }
 ALLOWED_IMPORTS = {"numpy", "math", "typing", "dataclasses"}  # numpy and a little of the standard library
 
@@ -220,6 +222,79 @@ def public_calls(rng):
         "projection_flops": (attn.projection_flops, (n, d_model), {}),
         "attention_layer_flops": (attn.attention_layer_flops, (n, d_model), {}),
         "attention_weights_bytes": (attn.attention_weights_bytes, (n, h, 2, 3), {}),
+        **model_calls(rng),
+    }
+
+
+def model_calls(rng):
+    """One call per public function of the whole model, its training and its backward passes."""
+    config = attn.Config(vocab=7, d_model=8, h=2, d_ff=16, N=1, pad=0)
+    model = attn.init_transformer(rng, config)
+    decoder_only = attn.init_decoder_only(rng, config)
+    source, target = rng.integers(1, 7, (2, 5)), rng.integers(1, 7, (2, 4))
+    source[0, -1] = 0
+    x, memory, d = rng.standard_normal((2, 4, 8)), rng.standard_normal((2, 5, 8)), rng.standard_normal((2, 4, 8))
+    q, k, v = rng.standard_normal((2, 4, 4)), rng.standard_normal((2, 5, 4)), rng.standard_normal((2, 5, 3))
+    logits = rng.standard_normal((2, 4, 7))
+    encoder, decoder = attn.init_encoder_layer(rng, 8, 16), attn.init_decoder_layer(rng, 8, 16)
+    _, encoder_cache = attn.encoder_layer_forward(x, encoder, 2, None, 0.1, np.random.default_rng(1))
+    _, decoder_cache = attn.decoder_layer_forward(
+        x, memory, decoder, 2, attn.causal_mask(4), None, 0.1, np.random.default_rng(1)
+    )
+    keep = rng.random((2, 4, 8)) < 0.9
+    grads = attn.loss_and_gradients(model, source, target, config)[1]
+    return {
+        "embed": (attn.embed, (target, model["embedding"]), {}),
+        "embed_backward": (attn.embed_backward, (d, target, model["embedding"]), {}),
+        "output_logits": (attn.output_logits, (x, model["embedding"]), {}),
+        "output_logits_backward": (attn.output_logits_backward, (logits, x, model["embedding"]), {}),
+        "log_softmax": (attn.log_softmax, (logits,), {}),
+        "smoothed_targets": (attn.smoothed_targets, (target, 7), {}),
+        "cross_entropy": (attn.cross_entropy, (logits, target), {"pad": 0}),
+        "cross_entropy_backward": (attn.cross_entropy_backward, (logits, target), {"pad": 0}),
+        "softmax_backward": (attn.softmax_backward, (logits, attn.softmax(logits)), {}),
+        "attention_backward": (
+            attn.attention_backward,
+            (rng.standard_normal((2, 4, 3)), q, k, v, rng.random((2, 4, 5)) < 0.6),
+            {},
+        ),
+        "multi_head_attention_backward": (
+            attn.multi_head_attention_backward,
+            (d, x, memory, encoder["self_attn"], 2),
+            {},
+        ),
+        "layer_norm_backward": (attn.layer_norm_backward, (d, x, rng.standard_normal(8)), {}),
+        "feed_forward_backward": (attn.feed_forward_backward, (d, x, encoder["ffn"]), {}),
+        "dropout": (attn.dropout, (x, 0.1, rng), {}),
+        "dropout_backward": (attn.dropout_backward, (d, keep, 0.1), {}),
+        "encoder_layer_forward": (attn.encoder_layer_forward, (x, encoder, 2), {"p_drop": 0.1, "rng": rng}),
+        "encoder_layer_backward": (attn.encoder_layer_backward, (d, encoder_cache, encoder, 2), {"p_drop": 0.1}),
+        "decoder_layer_forward": (attn.decoder_layer_forward, (x, memory, decoder, 2), {"p_drop": 0.1, "rng": rng}),
+        "decoder_layer_backward": (
+            attn.decoder_layer_backward,
+            (d, decoder_cache, decoder, 2, attn.causal_mask(4)),
+            {"p_drop": 0.1},
+        ),
+        "Config": (attn.Config, (7,), {}),
+        "init_transformer": (attn.init_transformer, (rng, config), {}),
+        "init_decoder_only": (attn.init_decoder_only, (rng, config), {}),
+        "encode": (attn.encode, (model, source, config), {}),
+        "decode": (attn.decode, (model, target, memory, source, config), {}),
+        "forward": (attn.forward, (model, source, target, config), {}),
+        "forward_decoder_only": (attn.forward_decoder_only, (decoder_only, target, config), {}),
+        "loss_and_gradients": (attn.loss_and_gradients, (model, source, target, config, rng), {}),
+        "decoder_only_loss_and_gradients": (
+            attn.decoder_only_loss_and_gradients,
+            (decoder_only, target, config, rng),
+            {},
+        ),
+        "attention_weights": (attn.attention_weights, (model, source, target, config), {}),
+        "parameter_counts": (attn.parameter_counts, (config,), {}),
+        "learning_rate": (attn.learning_rate, (10, 8), {"warmup_steps": 4}),
+        "init_adam": (attn.init_adam, (model,), {}),
+        "adam_step": (attn.adam_step, (model, grads, attn.init_adam(model), 0.01), {}),
+        "greedy_decode": (attn.greedy_decode, (model, source, config, 3, 1), {}),
+        "greedy_continue": (attn.greedy_continue, (decoder_only, target, config, 2), {}),
     }
 
 
