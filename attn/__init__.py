@@ -14,6 +14,15 @@ site snippet depends only on the modules it really uses.
     attn.params     count_parameters
     attn.cost       attention_flops, recurrent_flops, attention_crossover,
                     sequential_steps, score_matrix_bytes, score_block_bytes
+    attn.kvcache    KVCache, cached_self_attention, kv_cache_bytes, token_flops
+    attn.grouped    attend_in_groups, grouped_query_attention, mean_pool_kv_heads
+    attn.causal_lm  init_causal_lm, causal_lm_logits, causal_lm_step, new_caches,
+                    greedy_generate
+    attn.absolute   init_learned_positions, learned_positions
+    attn.relative   relative_offsets, relative_attention
+    attn.rope       apply_rope
+    attn.alibi      alibi_slopes, alibi_bias, alibi_attention
+    attn.prenorm    pre_norm_layer, pre_norm_stack, post_norm_stack
 
     attn.kernels    the fast paths behind scaled_dot_product_attention and
                     blockwise_attention (not public API; see its docstring)
@@ -50,6 +59,29 @@ _SUBMODULE_OF = {
     "sequential_steps": "cost",
     "score_matrix_bytes": "cost",
     "score_block_bytes": "cost",
+    "KVCache": "kvcache",
+    "cached_self_attention": "kvcache",
+    "kv_cache_bytes": "kvcache",
+    "token_flops": "kvcache",
+    "attend_in_groups": "grouped",
+    "grouped_query_attention": "grouped",
+    "mean_pool_kv_heads": "grouped",
+    "init_causal_lm": "causal_lm",
+    "causal_lm_logits": "causal_lm",
+    "causal_lm_step": "causal_lm",
+    "new_caches": "causal_lm",
+    "greedy_generate": "causal_lm",
+    "init_learned_positions": "absolute",
+    "learned_positions": "absolute",
+    "relative_offsets": "relative",
+    "relative_attention": "relative",
+    "apply_rope": "rope",
+    "alibi_slopes": "alibi",
+    "alibi_bias": "alibi",
+    "alibi_attention": "alibi",
+    "pre_norm_layer": "prenorm",
+    "pre_norm_stack": "prenorm",
+    "post_norm_stack": "prenorm",
 }
 
 __all__ = [
@@ -81,9 +113,35 @@ __all__ = [
     "sequential_steps",
     "score_matrix_bytes",
     "score_block_bytes",
+    "KVCache",
+    "cached_self_attention",
+    "kv_cache_bytes",
+    "token_flops",
+    "attend_in_groups",
+    "grouped_query_attention",
+    "mean_pool_kv_heads",
+    "init_causal_lm",
+    "causal_lm_logits",
+    "causal_lm_step",
+    "new_caches",
+    "greedy_generate",
+    "init_learned_positions",
+    "learned_positions",
+    "relative_offsets",
+    "relative_attention",
+    "apply_rope",
+    "alibi_slopes",
+    "alibi_bias",
+    "alibi_attention",
+    "pre_norm_layer",
+    "pre_norm_stack",
+    "post_norm_stack",
 ]
 
-_SUBMODULES = ("core", "blockwise", "multihead", "position", "layers", "init", "params", "cost", "kernels")
+_SUBMODULES = (
+    "core", "blockwise", "multihead", "position", "layers", "init", "params", "cost", "kernels",
+    "kvcache", "grouped", "causal_lm", "absolute", "relative", "rope", "alibi", "prenorm",
+)
 
 
 def __getattr__(name):
