@@ -30,8 +30,11 @@ speedup = without / with_cache
 flops_without = N * sum(token_flops(n, d_model, d_ff, cached=False) for n in range(1, steps + 1))
 flops_with = N * sum(token_flops(n, d_model, d_ff, cached=True) for n in range(1, steps + 1))
 
+flops_ratio = flops_without / flops_with
+rate_without, rate_with = flops_without / without / 1e9, flops_with / with_cache / 1e9  # GFLOP/s
+
 print(f"{steps} new tokens, d_model = {d_model}, N = {N}, best of {repeats} runs")
 print(f"{'':18}{'seconds':>9}{'GFLOP':>8}{'GFLOP/s':>9}")
-print(f"{'without the cache':18}{without:>9.3f}{flops_without / 1e9:>8.2f}{flops_without / without / 1e9:>9.2f}")
-print(f"{'with the cache':18}{with_cache:>9.3f}{flops_with / 1e9:>8.2f}{flops_with / with_cache / 1e9:>9.2f}")
-print(f"speed-up: {speedup:.1f}x   ratio of FLOPs: {flops_without / flops_with:.0f}x")
+print(f"{'without the cache':18}{without:>9.3f}{flops_without / 1e9:>8.2f}{rate_without:>9.2f}")
+print(f"{'with the cache':18}{with_cache:>9.3f}{flops_with / 1e9:>8.2f}{rate_with:>9.2f}")
+print(f"speed-up: {speedup:.1f}x   ratio of FLOPs: {flops_ratio:.0f}x")
