@@ -25,7 +25,7 @@ trained_rope = turns(d_k, L - 1)  # (d_k / 2,): at the largest training offset
 completed_rope, beyond_rope = int((trained_rope >= 1).sum()), int((turns(d_k, L) < 1).sum())
 
 # Both formulas still give numbers far beyond L: bounded, finite, defined at every position.
-far = 100 * L
+far = 10 * L
 pe_far = positional_encoding(far + 1, d_model)[far]  # (d_model,)
 rope_far = apply_rope(np.ones((1, d_k)), positions=[far])  # (1, d_k)
 defined = bool(np.isfinite(pe_far).all() and np.abs(pe_far).max() <= 1 and np.isfinite(rope_far).all())
