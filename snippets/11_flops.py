@@ -40,7 +40,7 @@ print("FLOPs per layer for the token at position n - 1")
 print(f"{'n':>6} {'with cache':>12} {'(reading it)':>13} {'without':>16} {'ratio':>6}")
 for n, c, share, r, q in zip(sizes, cached, mixing_share, recomputed, ratio):
     print(f"{n:>6} {c:>12,} {share:>12.0%} {r:>16,} {q:>6}")
-print("without = n x with, at every n:", exact)
-print("same as counting each matrix product:", agrees)
+print(f"without = n x with, at every n: {exact}")
+print(f"same as counting each matrix product: {agrees}")
 print(f"all {n_total} tokens, per layer: {total_cached:.3e} with the cache, "
       f"{total_recomputed:.3e} without ({total_ratio:.0f}x)")

@@ -16,7 +16,9 @@ tokens_full, logits_full = greedy_generate(prompt, params, h, steps, use_cache=F
 tokens_cached, logits_cached = greedy_generate(prompt, params, h, steps, use_cache=True)
 
 max_abs_diff = np.abs(logits_cached - logits_full).max()
-print("generated:", " ".join(words[t] for t in tokens_cached))
-print("logits per step:", logits_cached.shape)
-print("same tokens with and without the cache:", np.array_equal(tokens_cached, tokens_full))
-print("max |logits with cache - without| <= 1e-12:", max_abs_diff <= 1e-12)
+text = " ".join(words[t] for t in tokens_cached)
+print(f"generated: {text}")
+print(f"logits per step: {logits_cached.shape}")
+same_tokens = np.array_equal(tokens_cached, tokens_full)
+print(f"same tokens with and without the cache: {same_tokens}")
+print(f"max |logits with cache - without| <= 1e-12: {max_abs_diff <= 1e-12}")

@@ -23,8 +23,9 @@ stored = sum(cache.nbytes for cache in caches)  # bytes of every layer's k and v
 itemsize = caches[0].k.itemsize  # 8: float64
 formula = 2 * N * n * d_model * itemsize  # keys and values, N layers, n positions, d_model wide
 
-print("positions stored per layer:", [cache.length for cache in caches])
-print("keys of layer 0:", cache_shape, " values:", caches[0].v.shape)
-print("max |cached steps - one full pass| <= 1e-12:", np.abs(stepped - full).max() <= 1e-12)
+print(f"positions stored per layer: {[cache.length for cache in caches]}")
+print(f"keys of layer 0: {cache_shape}  values: {caches[0].v.shape}")
+close = np.abs(stepped - full).max() <= 1e-12
+print(f"max |cached steps - one full pass| <= 1e-12: {close}")
 print(f"cache bytes: {stored} (sum of nbytes)  2 N n d_model x {itemsize} = {formula}")
-print("kv_cache_bytes agrees:", kv_cache_bytes(N, n, d_model, h) == stored == formula)
+print(f"kv_cache_bytes agrees: {kv_cache_bytes(N, n, d_model, h) == stored == formula}")

@@ -24,6 +24,6 @@ row_gap = max(np.abs(causal_lm_logits(inputs[: i + 1], params, h)[-1] - logits[i
 print("position  input  ->  target   (model's guess)")
 for i in range(n):
     print(f"{i:>8}  {words[inputs[i]]:>5}  ->  {words[target[i]]:<6}   ({words[logits[i].argmax()]})")
-print("logits:", logits.shape)
+print(f"logits: {logits.shape}")
 print(f"loss {loss:.2f}  (uniform guess: {uniform_loss:.2f})")
-print("row i of one pass == a pass over the first i + 1 inputs:", row_gap < 1e-12)
+print(f"row i of one pass == a pass over the first i + 1 inputs: {row_gap < 1e-12}")

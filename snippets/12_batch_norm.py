@@ -35,5 +35,5 @@ from_future, from_neighbour = moved(batch_norm, later), moved(batch_norm, neighb
 print("the output at token 0 of sequence 0, when an input elsewhere changes:")
 print(f"  its own last token   batch norm: up to {from_future:.2f}   layer norm unchanged: {unchanged(layer_norm, later)}")
 print(f"  the other sequence   batch norm: up to {from_neighbour:.2f}   layer norm unchanged: {unchanged(layer_norm, neighbour)}")
-print("a batch of one token, batch norm:", batch_norm(one_token)[0, 0])
-print("                      layer norm:", layer_norm(one_token)[0, 0].round(2))
+print(f"a batch of one token, batch norm: {batch_norm(one_token)[0, 0]}")
+print(f"                      layer norm: {layer_norm(one_token)[0, 0].round(2)}")

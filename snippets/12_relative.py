@@ -25,6 +25,7 @@ for i in range(n):
 same = np.tile(q[:1], (n, 1))  # (n, d_k)
 _, weights = relative_attention(same, same, same, w_k, return_weights=True)
 
-print("clipped offsets j - i:\n", offsets)
-print("same as the loop over pairs:", np.allclose(out, loop, rtol=0, atol=1e-12))
-print("identical tokens, weights of the last query:", weights[-1].round(3))
+print(f"clipped offsets j - i:\n {offsets}")
+same = np.allclose(out, loop, rtol=0, atol=1e-12)
+print(f"same as the loop over pairs: {same}")
+print(f"identical tokens, weights of the last query: {weights[-1].round(3)}")
