@@ -32,6 +32,7 @@ flops_with = N * sum(token_flops(n, d_model, d_ff, cached=True) for n in range(1
 
 flops_ratio = flops_without / flops_with
 rate_without, rate_with = flops_without / without / 1e9, flops_with / with_cache / 1e9  # GFLOP/s
+rate_ratio = rate_without / rate_with  # = flops_ratio / speedup
 
 print(f"{steps} new tokens, d_model = {d_model}, N = {N}, best of {repeats} runs")
 print(f"{'':18}{'seconds':>9}{'GFLOP':>8}{'GFLOP/s':>9}")
