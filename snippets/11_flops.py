@@ -39,7 +39,7 @@ total_ratio = total_recomputed / total_cached
 print("FLOPs per layer for the token at position n - 1")
 print(f"{'n':>6} {'with cache':>12} {'(reading it)':>13} {'without':>16} {'ratio':>6}")
 for n, c, share, r, q in zip(sizes, cached, mixing_share, recomputed, ratio):
-    print(f"{n:>6} {c:>12,} {share:>12.0%} {r:>16,} {q:>6}")
+    print(f"{n:>6} {c:>12} {share:>12.0%} {r:>16} {q:>6}")
 print(f"without = n x with, at every n: {exact}")
 print(f"same as counting each matrix product: {agrees}")
 print(f"all {n_total} tokens, per layer: {total_cached:.3e} with the cache, "
