@@ -139,8 +139,23 @@ __all__ = [
 ]
 
 _SUBMODULES = (
-    "core", "blockwise", "multihead", "position", "layers", "init", "params", "cost", "kernels",
-    "kvcache", "grouped", "causal_lm", "absolute", "relative", "rope", "alibi", "prenorm",
+    "core",
+    "blockwise",
+    "multihead",
+    "position",
+    "layers",
+    "init",
+    "params",
+    "cost",
+    "kernels",
+    "kvcache",
+    "grouped",
+    "causal_lm",
+    "absolute",
+    "relative",
+    "rope",
+    "alibi",
+    "prenorm",
 )
 
 

@@ -11,7 +11,7 @@ Taught on: docs/12-positions-after-2017.md
 
 import numpy as np
 
-from ._validate import check_int
+from ._validate import check_int, check_rng
 
 
 def init_learned_positions(rng, n_max, d_model, scale=0.02):
@@ -19,10 +19,12 @@ def init_learned_positions(rng, n_max, d_model, scale=0.02):
 
     -> (n_max, d_model) float64
 
+    >>> init_learned_positions(np.random.default_rng(0), n_max=16, d_model=8).shape  # (n_max, d_model)
+    (16, 8)
+
     Taught on: docs/12-positions-after-2017.md
     """
-    if not isinstance(rng, np.random.Generator):
-        raise TypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
+    check_rng(rng)
     n_max, d_model = check_int(n_max, "n_max", 1), check_int(d_model, "d_model", 1)
     return rng.standard_normal((n_max, d_model)) * scale
 
@@ -32,6 +34,11 @@ def learned_positions(table, n):
 
     table: (n_max, d_model), n <= n_max -> (n, d_model), a copy. Raises
     ValueError for n > n_max: the table has no row for those positions.
+
+    >>> table = np.arange(6.0).reshape(3, 2)  # (n_max, d_model)
+    >>> learned_positions(table, 2)
+    array([[0., 1.],
+           [2., 3.]])
 
     Taught on: docs/12-positions-after-2017.md
     """

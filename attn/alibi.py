@@ -30,6 +30,9 @@ def alibi_slopes(h):
     -> (h,) float64, decreasing. Other h: the slopes for the largest power of
     two p below h, then every other slope of 2p (the authors' code).
 
+    >>> alibi_slopes(4)  # 2^-2, 2^-4, 2^-6, 2^-8
+    array([0.25      , 0.0625    , 0.015625  , 0.00390625])
+
     Taught on: docs/12-positions-after-2017.md
     """
     h = check_int(h, "h", 1)
@@ -47,6 +50,11 @@ def alibi_bias(n, slopes):
     i - j. Only the entries j <= i are used: :func:`alibi_attention` masks
     the rest (a key in the future gets a positive number here, never a weight).
 
+    >>> alibi_bias(3, [0.5])  # one head: (h, n, n); the upper triangle is masked in use
+    array([[[ 0. ,  0.5,  1. ],
+            [-0.5,  0. ,  0.5],
+            [-1. , -0.5,  0. ]]])
+
     Taught on: docs/12-positions-after-2017.md
     """
     n = check_int(n, "n", 0)
@@ -63,6 +71,12 @@ def alibi_attention(q, k, v, slopes, return_weights=False):
     q, k: (..., h, n, d_k), v: (..., h, n, d_v), slopes: (h,)
     -> (..., h, n, d_v), or (out, weights (..., h, n, n)) when
     ``return_weights``. No position encoding is needed anywhere else.
+
+    >>> rng = np.random.default_rng(0)
+    >>> q, k, v = (rng.standard_normal((8, 5, 4)) for _ in range(3))  # (h, n, d) each
+    >>> out, weights = alibi_attention(q, k, v, alibi_slopes(8), return_weights=True)
+    >>> out.shape, float(weights[0, 0, 1])  # (h, n, d_v); the first query sees only itself
+    ((8, 5, 4), 0.0)
 
     Taught on: docs/12-positions-after-2017.md
     """

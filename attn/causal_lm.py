@@ -19,7 +19,7 @@ Taught on: docs/11-generating-text.md
 
 import numpy as np
 
-from ._validate import check_int
+from ._validate import check_int, check_rng
 from .core import causal_mask
 from .init import init_encoder_layer
 from .kvcache import KVCache, cached_self_attention
@@ -32,10 +32,13 @@ def init_causal_lm(rng, vocab, d_model, d_ff, N):
 
     -> {"embed": (vocab, d_model), "layers": list of N encoder-layer dicts}
 
+    >>> params = init_causal_lm(np.random.default_rng(0), vocab=10, d_model=8, d_ff=16, N=2)
+    >>> params["embed"].shape, len(params["layers"])
+    ((10, 8), 2)
+
     Taught on: docs/11-generating-text.md
     """
-    if not isinstance(rng, np.random.Generator):
-        raise TypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
+    check_rng(rng)
     vocab, d_model = check_int(vocab, "vocab", 1), check_int(d_model, "d_model", 1)
     N = check_int(N, "N", 1)
     return {
@@ -50,6 +53,10 @@ def causal_lm_logits(tokens, params, h):
     tokens: (n,) ints in [0, vocab), params: see the module docstring, h: heads
     -> (n, vocab); row i scores the token at position i + 1. This is the pass
     training uses (teacher forcing): the true tokens go in, shifted right.
+
+    >>> params = init_causal_lm(np.random.default_rng(0), vocab=10, d_model=8, d_ff=16, N=2)
+    >>> causal_lm_logits([1, 5, 2], params, h=2).shape  # (n, vocab)
+    (3, 10)
 
     Taught on: docs/11-generating-text.md
     """
@@ -67,6 +74,10 @@ def new_caches(params, h, capacity):
 
     -> list of N KVCache, each with h heads of width d_model / h
 
+    >>> params = init_causal_lm(np.random.default_rng(0), vocab=10, d_model=8, d_ff=16, N=2)
+    >>> [cache.k.shape for cache in new_caches(params, h=2, capacity=6)]  # (h, capacity, d_k) per layer
+    [(2, 6, 4), (2, 6, 4)]
+
     Taught on: docs/11-generating-text.md
     """
     d_model = params["embed"].shape[1]
@@ -82,6 +93,14 @@ def causal_lm_step(tokens_new, params, h, caches):
     -> (t, vocab), equal to the last t rows of causal_lm_logits over all
     L + t tokens.
 
+    >>> params = init_causal_lm(np.random.default_rng(0), vocab=10, d_model=8, d_ff=16, N=2)
+    >>> caches = new_caches(params, h=2, capacity=4)
+    >>> prompt = causal_lm_step([1, 5, 2], params, 2, caches)  # (3, vocab)
+    >>> bool(np.allclose(prompt, causal_lm_logits([1, 5, 2], params, 2)))
+    True
+    >>> causal_lm_step([7], params, 2, caches).shape, caches[0].length
+    ((1, 10), 4)
+
     Taught on: docs/11-generating-text.md
     """
     tokens = _tokens(tokens_new, params)
@@ -92,7 +111,7 @@ def causal_lm_step(tokens_new, params, h, caches):
         raise ValueError("every layer's cache must hold the same number of positions")
     d_model = params["embed"].shape[1]
     x = params["embed"][tokens] + _position_rows(start, t, d_model)  # (t, d_model)
-    for layer, cache in zip(params["layers"], caches):
+    for layer, cache in zip(params["layers"], caches, strict=True):  # lengths checked above
         # encoder_layer, one row at a time: LayerNorm(x + Sublayer(x)) twice.
         x = layer_norm(x + cached_self_attention(x, layer["self_attn"], h, cache), **layer["norm1"])
         x = layer_norm(x + feed_forward(x, layer["ffn"]), **layer["norm2"])  # (t, d_model)
@@ -107,6 +126,11 @@ def greedy_generate(prompt, params, h, steps, use_cache=True):
     use_cache=False runs :func:`causal_lm_logits` over the whole sequence at
     every step -> (tokens (n_0 + steps,) int64, logits (steps, vocab): the
     logits each new token was chosen from).
+
+    >>> params = init_causal_lm(np.random.default_rng(0), vocab=10, d_model=8, d_ff=16, N=2)
+    >>> tokens, logits = greedy_generate([1, 5], params, h=2, steps=3)
+    >>> tokens.shape, logits.shape  # (n_0 + steps,), (steps, vocab)
+    ((5,), (3, 10))
 
     Taught on: docs/11-generating-text.md
     """

@@ -36,6 +36,12 @@ def attend_in_groups(q, k, v, mask=None):
 
     No key or value head is copied: the group axis broadcasts.
 
+    >>> rng = np.random.default_rng(0)
+    >>> q = rng.standard_normal((4, 5, 3))  # (h, n_q, d_k): 4 query heads
+    >>> k, v = rng.standard_normal((2, 6, 3)), rng.standard_normal((2, 6, 2))  # 2 key/value heads
+    >>> attend_in_groups(q, k, v).shape  # (h, n_q, d_v)
+    (4, 5, 2)
+
     Taught on: docs/11-generating-text.md
     """
     q, k, v = np.asarray(q), np.asarray(k), np.asarray(v)
@@ -65,12 +71,21 @@ def grouped_query_attention(x_q, x_kv, params, h, groups, mask=None):
     multi-query attention), mask: bool broadcastable to (..., n_q, n_k)
     -> (..., n_q, d_model)
 
+    >>> rng = np.random.default_rng(0)
+    >>> mha = {name: rng.standard_normal((8, 8)) for name in ("W_q", "W_k", "W_v", "W_o")}
+    >>> params = mean_pool_kv_heads(mha, h=4, groups=2)  # W_k, W_v: (8, 4)
+    >>> x = rng.standard_normal((5, 8))  # (n, d_model)
+    >>> grouped_query_attention(x, x, params, h=4, groups=2).shape  # (n, d_model)
+    (5, 8)
+
     Taught on: docs/11-generating-text.md
     """
     h, groups = check_int(h, "h", 1), check_int(groups, "groups", 1)
     d_k = np.shape(params["W_q"])[1] // h
     if np.shape(params["W_k"])[1] != groups * d_k:
-        raise ValueError(f"W_k has {np.shape(params['W_k'])[1]} columns; {groups} groups of d_k = {d_k} need {groups * d_k}")
+        raise ValueError(
+            f"W_k has {np.shape(params['W_k'])[1]} columns; {groups} groups of d_k = {d_k} need {groups * d_k}"
+        )
     q = split_heads(x_q @ params["W_q"], h)  # (..., h, n_q, d_k)
     k = split_heads(x_kv @ params["W_k"], groups)  # (..., groups, n_k, d_k)
     v = split_heads(x_kv @ params["W_v"], groups)  # (..., groups, n_k, d_v)
@@ -87,6 +102,10 @@ def mean_pool_kv_heads(params, h, groups):
     projection of group i is the mean of those of heads i * h/groups ..
     (i + 1) * h/groups - 1. groups = h returns the projections unchanged.
     This is the checkpoint conversion of Ainslie et al. (2023, section 2.1).
+
+    >>> w = np.array([[1.0, 3.0, 5.0, 7.0]])  # d_model = 1, h = 4 heads of width 1
+    >>> mean_pool_kv_heads({"W_q": w, "W_k": w, "W_v": w, "W_o": w.T}, h=4, groups=2)["W_k"]
+    array([[2., 6.]])
 
     Taught on: docs/11-generating-text.md
     """

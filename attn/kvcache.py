@@ -44,6 +44,11 @@ class KVCache:
     The cache owns its buffers: appending copies the caller's arrays, and the
     views it returns cannot be written through.
 
+    >>> cache = KVCache(heads=2, d_k=4, capacity=8)
+    >>> keys, values = cache.append(np.ones((2, 3, 4)), np.zeros((2, 3, 4)))  # 3 positions
+    >>> keys.shape, cache.length, cache.nbytes  # (heads, length, d_k); 2 buffers of 2 * 8 * 4 float64
+    ((2, 3, 4), 3, 1024)
+
     Taught on: docs/11-generating-text.md
     """
 
@@ -79,13 +84,19 @@ class KVCache:
         """
         k_new, v_new = np.asarray(k_new), np.asarray(v_new)
         if k_new.shape[:1] + k_new.shape[2:] != (self.heads, self.k.shape[2]) or v_new.shape != (
-                self.heads, k_new.shape[1], self.v.shape[2]):
-            raise ValueError(f"expected k (heads={self.heads}, t, d_k={self.k.shape[2]}) and v (heads, t, "
-                             f"d_v={self.v.shape[2]}), got {k_new.shape} and {v_new.shape}")
+            self.heads,
+            k_new.shape[1],
+            self.v.shape[2],
+        ):
+            raise ValueError(
+                f"expected k (heads={self.heads}, t, d_k={self.k.shape[2]}) and v (heads, t, "
+                f"d_v={self.v.shape[2]}), got {k_new.shape} and {v_new.shape}"
+            )
         stop = self.length + k_new.shape[1]
         if stop > self.capacity:
-            raise ValueError(f"the cache holds {self.capacity} positions; {self.length} are stored, "
-                             f"{k_new.shape[1]} more do not fit")
+            raise ValueError(
+                f"the cache holds {self.capacity} positions; {self.length} are stored, {k_new.shape[1]} more do not fit"
+            )
         self.k[:, self.length : stop] = k_new
         self.v[:, self.length : stop] = v_new
         self.length = stop
@@ -105,6 +116,14 @@ def cached_self_attention(x_new, params, h, cache):
     heads, cache: this layer's :class:`KVCache`, which receives the t new keys
     and values -> (t, d_model): the rows a full causal pass over all
     cache.length positions gives at the new positions.
+
+    >>> rng = np.random.default_rng(0)
+    >>> params = {name: rng.standard_normal((8, 8)) for name in ("W_q", "W_k", "W_v", "W_o")}
+    >>> cache = KVCache(heads=2, d_k=4, capacity=5)
+    >>> cached_self_attention(rng.standard_normal((3, 8)), params, 2, cache).shape  # the prompt: (t, d_model)
+    (3, 8)
+    >>> cached_self_attention(rng.standard_normal((1, 8)), params, 2, cache).shape, cache.length
+    ((1, 8), 4)
 
     Taught on: docs/11-generating-text.md
     """
@@ -130,6 +149,11 @@ def kv_cache_bytes(N, n, d_model, h, groups=None, itemsize=8):
     numbers; groups = 1 is multi-query attention), itemsize bytes per number
     (8 for float64, 2 for 16-bit floats). -> int
 
+    >>> kv_cache_bytes(N=2, n=10, d_model=16, h=4)  # 2 * 2 * 10 * 16 float64 numbers
+    5120
+    >>> kv_cache_bytes(N=2, n=10, d_model=16, h=4, groups=1)  # multi-query: 4 times smaller
+    1280
+
     Taught on: docs/11-generating-text.md
     """
     N, n, d_model = check_int(N, "N", 0), check_int(n, "n", 0), check_int(d_model, "d_model", 1)
@@ -150,6 +174,9 @@ def token_flops(n, d_model, d_ff, cached):
     positions again, 8 n d^2 + 4 n^2 d + 4 n d d_ff, with d = d_model.
     2 FLOPs per multiply-add; see the module docstring for what is left out.
     -> int
+
+    >>> token_flops(4, 8, 32, cached=True), token_flops(4, 8, 32, cached=False)  # the second is n times the first
+    (1664, 6656)
 
     Taught on: docs/11-generating-text.md
     """

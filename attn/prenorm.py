@@ -23,6 +23,12 @@ def pre_norm_layer(x, params, h, mask=None):
     x: (..., n, d_model), params: as for attn.encoder_layer, h: heads, mask:
     bool broadcastable to (..., n, n) -> (..., n, d_model)
 
+    >>> import numpy as np
+    >>> from attn.init import init_encoder_layer
+    >>> params = init_encoder_layer(np.random.default_rng(0), d_model=8, d_ff=16)
+    >>> pre_norm_layer(np.ones((5, 8)), params, h=2).shape  # (n, d_model)
+    (5, 8)
+
     Taught on: docs/12-positions-after-2017.md
     """
     z = layer_norm(x, **params["norm1"])  # (..., n, d_model)
@@ -37,6 +43,14 @@ def pre_norm_stack(x, layers, h, final_norm, mask=None):
     x: (..., n, d_model), layers: list of N encoder-layer dicts, h: heads,
     final_norm: {"gamma", "beta"} (d_model,) each, or None -> (..., n, d_model)
 
+    >>> import numpy as np
+    >>> from attn.init import init_encoder_layer, init_layer_norm
+    >>> rng = np.random.default_rng(0)
+    >>> layers = [init_encoder_layer(rng, 8, 16) for _ in range(3)]
+    >>> y = pre_norm_stack(rng.standard_normal((5, 8)), layers, 2, init_layer_norm(8))  # (n, d_model)
+    >>> y.shape, bool(np.allclose(y.mean(axis=-1), 0))  # the final norm centres every token
+    ((5, 8), True)
+
     Taught on: docs/12-positions-after-2017.md
     """
     for params in layers:
@@ -49,6 +63,13 @@ def post_norm_stack(x, layers, h, mask=None):
 
     x: (..., n, d_model), layers: list of N encoder-layer dicts, h: heads
     -> (..., n, d_model); its last operation is already a layer norm.
+
+    >>> import numpy as np
+    >>> from attn.init import init_encoder_layer
+    >>> rng = np.random.default_rng(0)
+    >>> layers = [init_encoder_layer(rng, 8, 16) for _ in range(2)]
+    >>> post_norm_stack(rng.standard_normal((5, 8)), layers, h=2).shape  # (n, d_model)
+    (5, 8)
 
     Taught on: docs/12-positions-after-2017.md
     """

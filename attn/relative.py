@@ -33,6 +33,11 @@ def relative_offsets(n_q, n_k, clip):
     -> (n_q, n_k) int64 in [-clip, clip]; add ``clip`` to index a table of
     2 * clip + 1 rows.
 
+    >>> relative_offsets(3, 4, clip=1)
+    array([[ 0,  1,  1,  1],
+           [-1,  0,  1,  1],
+           [-1, -1,  0,  1]])
+
     Taught on: docs/12-positions-after-2017.md
     """
     n_q, n_k, clip = check_int(n_q, "n_q", 0), check_int(n_k, "n_k", 0), check_int(clip, "clip", 0)
@@ -49,6 +54,12 @@ def relative_attention(q, k, v, w_k, w_v=None, mask=None, return_weights=False):
     True = may attend -> (..., n_q, d_v), or (out, weights (..., n_q, n_k))
     when ``return_weights``.
 
+    >>> rng = np.random.default_rng(0)
+    >>> q, k, v = (rng.standard_normal((5, 4)) for _ in range(3))  # (n, d_k) each
+    >>> w_k, w_v = rng.standard_normal((3, 4)), rng.standard_normal((3, 4))  # clip = 1: offsets -1, 0, 1
+    >>> relative_attention(q, k, v, w_k, w_v).shape  # (n_q, d_v)
+    (5, 4)
+
     Taught on: docs/12-positions-after-2017.md
     """
     q, k, v = np.asarray(q, dtype=np.float64), np.asarray(k, dtype=np.float64), np.asarray(v, dtype=np.float64)
@@ -59,7 +70,9 @@ def relative_attention(q, k, v, w_k, w_v=None, mask=None, return_weights=False):
     n_q, n_k = q.shape[-2], k.shape[-2]
     index = relative_offsets(n_q, n_k, clip) + clip  # (n_q, n_k): row of the table
     a_k = w_k[index]  # (n_q, n_k, d_k)
-    scores = (q @ k.swapaxes(-1, -2) + np.einsum("...id,ijd->...ij", q, a_k)) / math.sqrt(q.shape[-1])  # (..., n_q, n_k)
+    scores = (q @ k.swapaxes(-1, -2) + np.einsum("...id,ijd->...ij", q, a_k)) / math.sqrt(
+        q.shape[-1]
+    )  # (..., n_q, n_k)
     if mask is not None:
         mask = np.asarray(mask)
         if mask.dtype != bool:

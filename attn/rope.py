@@ -25,6 +25,10 @@ def apply_rope(x, positions=None, base=10000.0):
     out_2i = x_2i cos(a) - x_2i+1 sin(a), out_2i+1 = x_2i sin(a) + x_2i+1 cos(a).
     Every row keeps its length.
 
+    >>> apply_rope(np.array([[1.0, 0.0], [1.0, 0.0]])).round(3)  # position 1 turns (1, 0) by 1 radian
+    array([[1.   , 0.   ],
+           [0.54 , 0.841]])
+
     Taught on: docs/12-positions-after-2017.md
     """
     x = np.asarray(x)

@@ -125,20 +125,29 @@ def test_as_many_groups_as_heads_is_multi_head_attention(rng):
     x = rng.standard_normal((2, 6, 16))  # a batch of two
     params = attn.init_multi_head(rng, 16)
     mask = attn.causal_mask(6)
-    np.testing.assert_allclose(attn.grouped_query_attention(x, x, params, 4, 4, mask),
-                               attn.multi_head_attention(x, x, params, 4, mask), rtol=0, atol=1e-12)
+    np.testing.assert_allclose(
+        attn.grouped_query_attention(x, x, params, 4, 4, mask),
+        attn.multi_head_attention(x, x, params, 4, mask),
+        rtol=0,
+        atol=1e-12,
+    )
 
 
 def test_attend_in_groups_with_one_group_per_head_is_plain_attention(rng):
     q, k, v = rng.standard_normal((3, 4, 5)), rng.standard_normal((3, 6, 5)), rng.standard_normal((3, 6, 2))
-    np.testing.assert_allclose(attn.attend_in_groups(q, k, v), attn.scaled_dot_product_attention(q, k, v),
-                               rtol=0, atol=1e-12)
+    np.testing.assert_allclose(
+        attn.attend_in_groups(q, k, v), attn.scaled_dot_product_attention(q, k, v), rtol=0, atol=1e-12
+    )
 
 
 @pytest.mark.parametrize(
     "q_shape, k_shape, v_shape",
-    [((4, 3, 2), (3, 5, 2), (3, 5, 2)), ((4, 3, 2), (2, 5, 2), (1, 5, 2)), ((3, 2), (1, 3, 2), (1, 3, 2)),
-     ((4, 3, 2), (0, 5, 2), (0, 5, 2))],
+    [
+        ((4, 3, 2), (3, 5, 2), (3, 5, 2)),
+        ((4, 3, 2), (2, 5, 2), (1, 5, 2)),
+        ((3, 2), (1, 3, 2), (1, 3, 2)),
+        ((4, 3, 2), (0, 5, 2), (0, 5, 2)),
+    ],
 )
 def test_attend_in_groups_refuses_heads_that_do_not_divide(q_shape, k_shape, v_shape):
     with pytest.raises(ValueError):
@@ -178,9 +187,9 @@ def test_grouped_query_attention_checks_the_width_of_w_k(rng):
     "N, n, d_model, h, groups, itemsize, expected",
     [
         (96, 2048, 12288, 96, None, 2, 9_663_676_416),  # GPT-3 175B, 16-bit: 9.0 GiB
-        (96, 2048, 12288, 96, 8, 2, 805_306_368),       # the same with 8 key/value heads
-        (96, 2048, 12288, 96, 1, 2, 100_663_296),       # and with one
-        (2, 10, 16, 4, None, 8, 5120),                  # page 11's toy model
+        (96, 2048, 12288, 96, 8, 2, 805_306_368),  # the same with 8 key/value heads
+        (96, 2048, 12288, 96, 1, 2, 100_663_296),  # and with one
+        (2, 10, 16, 4, None, 8, 5120),  # page 11's toy model
         (1, 12, 32, 8, 2, 8, 1536),
         (3, 0, 8, 2, None, 4, 0),
     ],
@@ -283,8 +292,9 @@ def test_zero_steps_returns_the_prompt(lm):
 
 def test_position_rows_are_rows_of_the_encoding():
     for d_model in (6, 7):
-        np.testing.assert_allclose(_position_rows(5, 3, d_model), attn.positional_encoding(8, d_model)[5:],
-                                   rtol=0, atol=1e-15)
+        np.testing.assert_allclose(
+            _position_rows(5, 3, d_model), attn.positional_encoding(8, d_model)[5:], rtol=0, atol=1e-15
+        )
 
 
 @pytest.mark.parametrize("tokens", [[0, 11], [-1], [[1, 2]], [1.0, 2.0]])

@@ -12,7 +12,6 @@ import pytest
 
 import attn
 
-
 # ---------------------------------------------------------------- RoPE --
 
 
@@ -74,9 +73,11 @@ def test_rope_refuses_bad_shapes(shape, positions):
 
 def authors_slopes(n):
     """The slope recursion of the ALiBi authors' code, rewritten from its description."""
+
     def power_of_two(n):
         start = 2 ** (-(2 ** -(math.log2(n) - 3)))
         return [start * start**i for i in range(n)]
+
     if math.log2(n).is_integer():
         return power_of_two(n)
     closest = 2 ** math.floor(math.log2(n))
@@ -102,7 +103,11 @@ def test_alibi_bias_by_hand():
 
 def test_alibi_attention_is_a_loop_over_keys(rng):
     h, n, d_k = 4, 5, 3
-    q, k, v = rng.standard_normal((2, h, n, d_k)), rng.standard_normal((2, h, n, d_k)), rng.standard_normal((2, h, n, 2))
+    q, k, v = (
+        rng.standard_normal((2, h, n, d_k)),
+        rng.standard_normal((2, h, n, d_k)),
+        rng.standard_normal((2, h, n, 2)),
+    )
     slopes = attn.alibi_slopes(h)
     out, weights = attn.alibi_attention(q, k, v, slopes, return_weights=True)
     for b in range(2):
@@ -133,7 +138,9 @@ def test_alibi_refuses_bad_input():
 
 
 def test_relative_offsets_by_hand():
-    np.testing.assert_array_equal(attn.relative_offsets(3, 5, 1), [[0, 1, 1, 1, 1], [-1, 0, 1, 1, 1], [-1, -1, 0, 1, 1]])
+    np.testing.assert_array_equal(
+        attn.relative_offsets(3, 5, 1), [[0, 1, 1, 1, 1], [-1, 0, 1, 1, 1], [-1, -1, 0, 1, 1]]
+    )
     np.testing.assert_array_equal(attn.relative_offsets(2, 2, 0), np.zeros((2, 2)))
 
 
@@ -159,16 +166,22 @@ def test_relative_attention_is_shaws_equations_pair_by_pair(rng, clip, with_valu
 
 def test_relative_attention_with_zero_tables_is_plain_attention(rng):
     q, k, v = rng.standard_normal((2, 5, 4)), rng.standard_normal((2, 5, 4)), rng.standard_normal((2, 5, 3))
-    np.testing.assert_allclose(attn.relative_attention(q, k, v, np.zeros((5, 4)), np.zeros((5, 3))),
-                               attn.scaled_dot_product_attention(q, k, v), atol=1e-12)
+    np.testing.assert_allclose(
+        attn.relative_attention(q, k, v, np.zeros((5, 4)), np.zeros((5, 3))),
+        attn.scaled_dot_product_attention(q, k, v),
+        atol=1e-12,
+    )
 
 
-@pytest.mark.parametrize("w_k, w_v, mask", [
-    (np.zeros((4, 2)), None, None),          # an even number of rows
-    (np.zeros((3, 5)), None, None),          # the wrong width
-    (np.zeros((3, 2)), np.zeros((5, 2)), None),
-    (np.zeros((3, 2)), None, np.ones((3, 3))),  # a mask that is not boolean
-])
+@pytest.mark.parametrize(
+    "w_k, w_v, mask",
+    [
+        (np.zeros((4, 2)), None, None),  # an even number of rows
+        (np.zeros((3, 5)), None, None),  # the wrong width
+        (np.zeros((3, 2)), np.zeros((5, 2)), None),
+        (np.zeros((3, 2)), None, np.ones((3, 3))),  # a mask that is not boolean
+    ],
+)
 def test_relative_attention_refuses_bad_tables(w_k, w_v, mask):
     x = np.ones((3, 2))
     with pytest.raises((TypeError, ValueError)):
