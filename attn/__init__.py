@@ -27,6 +27,15 @@ site snippet depends only on the modules it really uses.
                     decoder_only_loss_and_gradients, attention_weights, parameter_counts
     attn.optim      learning_rate, init_adam, adam_step
     attn.greedy     greedy_decode, greedy_continue
+    attn.kvcache    KVCache, cached_self_attention, kv_cache_bytes, token_flops
+    attn.grouped    attend_in_groups, grouped_query_attention, mean_pool_kv_heads
+    attn.causal_lm  init_causal_lm, causal_lm_logits, causal_lm_step, new_caches,
+                    greedy_generate
+    attn.absolute   init_learned_positions, learned_positions
+    attn.relative   relative_offsets, relative_attention
+    attn.rope       apply_rope
+    attn.alibi      alibi_slopes, alibi_bias, alibi_attention
+    attn.prenorm    pre_norm_layer, pre_norm_stack, post_norm_stack
 
     attn.kernels    the fast paths behind scaled_dot_product_attention and
                     blockwise_attention (not public API; see its docstring)
@@ -101,6 +110,29 @@ _SUBMODULE_OF = {
     "adam_step": "optim",
     "greedy_decode": "greedy",
     "greedy_continue": "greedy",
+    "KVCache": "kvcache",
+    "cached_self_attention": "kvcache",
+    "kv_cache_bytes": "kvcache",
+    "token_flops": "kvcache",
+    "attend_in_groups": "grouped",
+    "grouped_query_attention": "grouped",
+    "mean_pool_kv_heads": "grouped",
+    "init_causal_lm": "causal_lm",
+    "causal_lm_logits": "causal_lm",
+    "causal_lm_step": "causal_lm",
+    "new_caches": "causal_lm",
+    "greedy_generate": "causal_lm",
+    "init_learned_positions": "absolute",
+    "learned_positions": "absolute",
+    "relative_offsets": "relative",
+    "relative_attention": "relative",
+    "apply_rope": "rope",
+    "alibi_slopes": "alibi",
+    "alibi_bias": "alibi",
+    "alibi_attention": "alibi",
+    "pre_norm_layer": "prenorm",
+    "pre_norm_stack": "prenorm",
+    "post_norm_stack": "prenorm",
 }
 
 __all__ = [
@@ -170,6 +202,29 @@ __all__ = [
     "adam_step",
     "greedy_decode",
     "greedy_continue",
+    "KVCache",
+    "cached_self_attention",
+    "kv_cache_bytes",
+    "token_flops",
+    "attend_in_groups",
+    "grouped_query_attention",
+    "mean_pool_kv_heads",
+    "init_causal_lm",
+    "causal_lm_logits",
+    "causal_lm_step",
+    "new_caches",
+    "greedy_generate",
+    "init_learned_positions",
+    "learned_positions",
+    "relative_offsets",
+    "relative_attention",
+    "apply_rope",
+    "alibi_slopes",
+    "alibi_bias",
+    "alibi_attention",
+    "pre_norm_layer",
+    "pre_norm_stack",
+    "post_norm_stack",
 ]
 
 _SUBMODULES = (
@@ -189,6 +244,14 @@ _SUBMODULES = (
     "model",
     "optim",
     "greedy",
+    "kvcache",
+    "grouped",
+    "causal_lm",
+    "absolute",
+    "relative",
+    "rope",
+    "alibi",
+    "prenorm",
 )
 
 

@@ -27,6 +27,8 @@ PAGES = {
     "docs/08-cost.md",
     "docs/09-whole-model.md",
     "docs/10-training.md",
+    "docs/11-generating-text.md",
+    "docs/12-positions-after-2017.md",
 }
 ALLOWED_IMPORTS = {"numpy", "math", "typing", "dataclasses"}  # numpy and a little of the standard library
 
@@ -223,6 +225,7 @@ def public_calls(rng):
         "attention_layer_flops": (attn.attention_layer_flops, (n, d_model), {}),
         "attention_weights_bytes": (attn.attention_weights_bytes, (n, h, 2, 3), {}),
         **model_calls(rng),
+        **_later_calls(rng, x, mha, encoder, h),
     }
 
 
@@ -295,6 +298,40 @@ def model_calls(rng):
         "adam_step": (attn.adam_step, (model, grads, attn.init_adam(model), 0.01), {}),
         "greedy_decode": (attn.greedy_decode, (model, source, config, 3, 1), {}),
         "greedy_continue": (attn.greedy_continue, (decoder_only, target, config, 2), {}),
+    }
+
+
+def _later_calls(rng, x, mha, encoder, h):
+    """The calls of the generation and position modules (same contract as the table above)."""
+    d_model, d_k = mha["W_q"].shape[0], mha["W_q"].shape[0] // h
+    q4, k4 = rng.standard_normal((2, h, 5, d_k)), rng.standard_normal((2, 1, 5, d_k))
+    lm = attn.init_causal_lm(rng, 7, d_model, 16, 2)
+    table = attn.init_learned_positions(rng, 6, d_model)
+    w_k, w_v = rng.standard_normal((5, d_k)), rng.standard_normal((5, d_k))
+    return {
+        "KVCache": (attn.KVCache, (h, d_k, 4), {}),
+        "cached_self_attention": (attn.cached_self_attention, (x[0, :3], mha, h, attn.KVCache(h, d_k, 3)), {}),
+        "kv_cache_bytes": (attn.kv_cache_bytes, (2, 5, d_model, h), {"groups": 1}),
+        "token_flops": (attn.token_flops, (5, d_model, 16, True), {}),
+        "attend_in_groups": (attn.attend_in_groups, (q4, k4, k4, attn.causal_mask(5)), {}),
+        "grouped_query_attention": (attn.grouped_query_attention, (x, x, attn.mean_pool_kv_heads(mha, h, 1), h, 1), {}),
+        "mean_pool_kv_heads": (attn.mean_pool_kv_heads, (mha, h, 1), {}),
+        "init_causal_lm": (attn.init_causal_lm, (rng, 7, d_model, 16, 2), {}),
+        "causal_lm_logits": (attn.causal_lm_logits, (np.array([1, 2, 3]), lm, h), {}),
+        "causal_lm_step": (attn.causal_lm_step, (np.array([1, 2]), lm, h, attn.new_caches(lm, h, 2)), {}),
+        "new_caches": (attn.new_caches, (lm, h, 3), {}),
+        "greedy_generate": (attn.greedy_generate, (np.array([1, 2]), lm, h, 3), {}),
+        "init_learned_positions": (attn.init_learned_positions, (rng, 6, d_model), {}),
+        "learned_positions": (attn.learned_positions, (table, 4), {}),
+        "relative_offsets": (attn.relative_offsets, (4, 5, 2), {}),
+        "relative_attention": (attn.relative_attention, (q4, q4, q4, w_k, w_v), {"return_weights": True}),
+        "apply_rope": (attn.apply_rope, (q4, np.arange(5)), {}),
+        "alibi_slopes": (attn.alibi_slopes, (h,), {}),
+        "alibi_bias": (attn.alibi_bias, (5, attn.alibi_slopes(h)), {}),
+        "alibi_attention": (attn.alibi_attention, (q4, q4, q4, attn.alibi_slopes(h)), {"return_weights": True}),
+        "pre_norm_layer": (attn.pre_norm_layer, (x, encoder, h), {}),
+        "pre_norm_stack": (attn.pre_norm_stack, (x, [encoder, encoder], h, attn.init_layer_norm(d_model)), {}),
+        "post_norm_stack": (attn.post_norm_stack, (x, [encoder], h), {}),
     }
 
 

@@ -1,0 +1,31 @@
+import numpy as np
+
+from attn import (causal_lm_logits, causal_lm_step, greedy_generate, init_causal_lm,
+                  kv_cache_bytes, new_caches)
+
+# The model, prompt and generated tokens of 11_generate.py.
+words = ["<s>", "the", "cat", "sat", "on", "mat", "a", "dog", "ran", "to", "it", "."]
+seed = 11
+vocab, d_model, h, d_ff, N = len(words), 16, 4, 64, 2
+params = init_causal_lm(np.random.default_rng(seed), vocab, d_model, d_ff, N)
+prompt = [words.index("<s>"), words.index("the")]
+tokens, _ = greedy_generate(prompt, params, h, steps=8)
+n, n_prompt = len(tokens), len(prompt)
+
+caches = new_caches(params, h, capacity=n)  # one empty KVCache per layer
+first = causal_lm_step(tokens[:n_prompt], params, h, caches)  # (n_prompt, vocab): the prompt in one call
+rest = [causal_lm_step(tokens[i : i + 1], params, h, caches) for i in range(n_prompt, n)]  # one at a time
+stepped = np.concatenate([first, *rest])  # (n, vocab)
+full = causal_lm_logits(tokens, params, h)  # (n, vocab): one pass over everything
+
+cache_shape = caches[0].k.shape  # (h, n, d_k): one key per head and position
+stored = sum(cache.nbytes for cache in caches)  # bytes of every layer's k and v buffers
+itemsize = caches[0].k.itemsize  # 8: float64
+formula = 2 * N * n * d_model * itemsize  # keys and values, N layers, n positions, d_model wide
+
+print(f"positions stored per layer: {[cache.length for cache in caches]}")
+print(f"keys of layer 0: {cache_shape}  values: {caches[0].v.shape}")
+close = np.abs(stepped - full).max() <= 1e-12
+print(f"max |cached steps - one full pass| <= 1e-12: {close}")
+print(f"cache bytes: {stored} (sum of nbytes)  2 N n d_model x {itemsize} = {formula}")
+print(f"kv_cache_bytes agrees: {kv_cache_bytes(N, n, d_model, h) == stored == formula}")

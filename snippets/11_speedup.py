@@ -1,0 +1,41 @@
+import time
+
+import numpy as np
+
+from attn import greedy_generate, init_causal_lm, token_flops
+
+seed = 0
+vocab, d_model, h, d_ff, N = 64, 128, 4, 512, 2
+params = init_causal_lm(np.random.default_rng(seed), vocab, d_model, d_ff, N)
+prompt, steps = [0], 191  # 192 tokens in the end
+repeats = 3
+
+
+def best_seconds(use_cache):
+    """The fastest of `repeats` complete generations (the one least disturbed by other work)."""
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        greedy_generate(prompt, params, h, steps, use_cache=use_cache)
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+greedy_generate(prompt, params, h, 4)  # warm-up
+without = best_seconds(use_cache=False)
+with_cache = best_seconds(use_cache=True)
+speedup = without / with_cache
+
+# The same work in FLOPs, every layer: the step that picks token n reads n positions, n = 1 .. steps.
+flops_without = N * sum(token_flops(n, d_model, d_ff, cached=False) for n in range(1, steps + 1))
+flops_with = N * sum(token_flops(n, d_model, d_ff, cached=True) for n in range(1, steps + 1))
+
+flops_ratio = flops_without / flops_with
+rate_without, rate_with = flops_without / without / 1e9, flops_with / with_cache / 1e9  # GFLOP/s
+rate_ratio = rate_without / rate_with  # = flops_ratio / speedup
+
+print(f"{steps} new tokens, d_model = {d_model}, N = {N}, best of {repeats} runs")
+print(f"{'':18}{'seconds':>9}{'GFLOP':>8}{'GFLOP/s':>9}")
+print(f"{'without the cache':18}{without:>9.3f}{flops_without / 1e9:>8.2f}{rate_without:>9.2f}")
+print(f"{'with the cache':18}{with_cache:>9.3f}{flops_with / 1e9:>8.2f}{rate_with:>9.2f}")
+print(f"speed-up: {speedup:.1f}x   ratio of FLOPs: {flops_ratio:.0f}x")
