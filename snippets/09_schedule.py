@@ -2,7 +2,7 @@ import numpy as np
 
 from attn import learning_rate
 
-d_model, warmup_steps = 512, 4000  # the base model (section 3.2.2), the warm-up of section 5.3
+d_model, warmup_steps = 512, 4000  # the base model (section 3.1), the warm-up of section 5.3
 steps = np.arange(1, 100_001)      # the base model trained for 100,000 steps (section 5.2)
 rates = np.array([learning_rate(int(step), d_model, warmup_steps) for step in steps])
 
