@@ -1,4 +1,5 @@
 import itertools
+import math
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -67,6 +68,20 @@ digit_accuracy = np.array([np.mean(produced[name] == answer) for name in names])
 wrong_with_positions = int(np.sum(np.any(produced[names[0]] != answer, axis=1)))
 seen_held_out = int(np.isin(trained[names[0]][2], held_out).sum())
 same_batches = all(np.array_equal(trained[name][2], trained[names[0]][2]) for name in names)
+
+
+def leaves(tree):
+    """Every array of a parameter tree (nested dicts and lists), in a fixed order."""
+    if isinstance(tree, dict):
+        return [leaf for key in sorted(tree) for leaf in leaves(tree[key])]
+    if isinstance(tree, list):
+        return [leaf for item in tree for leaf in leaves(item)]
+    return [tree]
+
+
+starts = [leaves(init_transformer(np.random.default_rng(1), c)) for c in runs.values()]  # as train()
+same_weights = all(len(s) == len(starts[0]) and all(np.array_equal(a, b) for a, b in zip(s, starts[0]))
+                   for s in starts)
 q_right = 1 - eps_ls + eps_ls / vocab  # what smoothing trains p(right token) towards
 q_other = eps_ls / vocab               # and p of each of the vocab - 1 others
 loss_floor = -(q_right * np.log(q_right) + (vocab - 1) * q_other * np.log(q_other))
@@ -91,6 +106,16 @@ right_seen = int(np.isin(right_codes, trained_on).sum())
 right_held_out = int(np.isin(right_codes, held_out).sum())
 expected_seen = right_multisets * seen_share                     # if training on it did not matter
 expected_in_held_out = right_multisets * len(held_out) / 10**n   # if holding it out did not matter
+
+
+def log_comb(a, b):
+    return math.lgamma(a + 1) - math.lgamma(b + 1) - math.lgamma(a - b + 1)
+
+
+# The chance that 2000 distinct random sequences hold at most right_held_out of the right ones
+# (hypergeometric: right_multisets marked among 10^n, 2000 drawn without replacement).
+p_as_few = sum(math.exp(log_comb(right_multisets, k) + log_comb(10**n - right_multisets, len(held_out) - k)
+                        - log_comb(10**n, len(held_out))) for k in range(right_held_out + 1))
 
 # ---- where the decoder looks ------------------------------------------------------------------
 cross = attention_weights(model, source, target[:, :-1], config)["cross"][0]  # (2000, h, n, n)
