@@ -17,7 +17,6 @@ LEDGERS = ROOT / "claims"
 # Pages being written while the ledger was introduced. Each gets its ledger when it lands; remove
 # it from this set then (a page that is listed here and has a ledger is an error).
 PENDING = {
-    "12-positions-after-2017.md",
 }
 
 
