@@ -1,0 +1,25 @@
+import numpy as np
+
+from attn import scaled_dot_product_attention
+
+n, d_model, d_k = 6, 8, 4
+rng = np.random.default_rng(3)
+X = rng.standard_normal((n, d_model))   # (n, d_model)
+W = rng.standard_normal((d_model, d_k))  # one matrix for both W^Q and W^K
+W_v = rng.standard_normal((d_model, d_k))
+
+Q = K = X @ W  # (n, d_k): the queries are the keys
+scores = Q @ K.T  # (n, n) = X W W^T X^T
+_, weights = scaled_dot_product_attention(Q, K, X @ W_v, return_weights=True)  # (n, n)
+
+scores_symmetric = bool(np.allclose(scores, scores.T, rtol=0, atol=1e-12))
+weights_symmetric = bool(np.allclose(weights, weights.T, rtol=0, atol=1e-12))
+largest_asymmetry = np.abs(weights - weights.T).max()
+diagonal_nonnegative = bool((np.diag(scores) >= 0).all())  # q_i . q_i = |q_i|^2
+favourite = weights.argmax(axis=1)  # (n,)
+self_favourites = int((favourite == np.arange(n)).sum())
+
+print(f"scores symmetric: {scores_symmetric}  weights symmetric: {weights_symmetric}")
+print(f"largest |w_ij - w_ji|: {largest_asymmetry:.3f}")
+print(f"every self-score >= 0: {diagonal_nonnegative}")
+print(f"tokens whose largest weight is on themselves: {self_favourites} of {n}")
