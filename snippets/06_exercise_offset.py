@@ -20,6 +20,7 @@ pos, k = 10, 3
 ahead = (pe[pos] * pe[pos + k]).sum()   # the token k positions later
 behind = (pe[pos] * pe[pos - k]).sum()  # the token k positions earlier
 
-print(f"PE[pos] . PE[pos + k] = sum_i cos(omega_i k) for k = {smallest_offset}..{largest_offset} at every pos: {depends_on_offset_only}")
+checked = f"k = {smallest_offset}..{largest_offset}"
+print(f"PE[pos] . PE[pos + k] = sum_i cos(omega_i k) for {checked} at every pos: {depends_on_offset_only}")
 print(f"|PE[pos]|^2 = d_model / 2 = {half_width} at all {n} positions: {norm_squared_constant}")
 print(f"PE[{pos}] . PE[{pos + k}] = {ahead:.3f}  PE[{pos}] . PE[{pos - k}] = {behind:.3f}")
