@@ -13,7 +13,7 @@ d_weights = weights[3]       # D's query scores 0 against every key
 d_out = out[3]
 mean_of_values = X.mean(axis=0)  # (d_v,)
 d_out_is_mean = bool(np.allclose(d_out, mean_of_values, rtol=0, atol=1e-15))
-a_on_b, a_on_d = weights[0, 1], weights[0, 3]  # A scores 0 against both B and D
+a_on_d = weights[0, 3]  # A scores 0 against D, as against B
 
 # A's weights on A, B, C before D joined: D adds e^0 = 1 to the sum, so all three shrink alike.
 _, weights_without_d = scaled_dot_product_attention(X[:3], X[:3], X[:3], return_weights=True)
