@@ -9,7 +9,7 @@ ratio = 1e-3  # a key's weight relative to the query's own position
 predicted = np.ceil(np.log(1 / ratio) / slopes).astype(int)  # first whole distance with e^(-m d) <= ratio
 
 measured, geometric = [], []
-for m, reach in zip(slopes, predicted):
+for m, reach in zip(slopes, predicted, strict=True):
     n = int(reach) + 1  # positions 0 .. reach: the last query sees distances 0 .. reach
     zeros = np.zeros((1, n, 1))  # (h, n, d) for one head: every content score is 0
     _, weights = alibi_attention(zeros, zeros, zeros, np.array([m]), return_weights=True)  # (1, n, n)
