@@ -28,10 +28,11 @@ dot_flops = 2 * n * n * d_k                                 # Q K^T
 add_flops = n * n * d_a + 2 * n * n * d_a                   # the n^2 sums, then each hidden vector . w
 add_tanh = n * n * d_a                                      # tanh evaluations
 dot_bytes, add_bytes = dot_scores.nbytes, hidden.nbytes
+bytes_ratio = add_bytes // dot_bytes                       # d_a: one hidden vector per pair
 
 print(f"scores: dot-product {dot_scores.shape} from one matrix product;"
       f" additive {add_scores.shape} from a {hidden.shape} tanh tensor")
-print(f"bytes built: dot-product {dot_bytes}, additive {add_bytes} ({add_bytes // dot_bytes}x)")
+print(f"bytes built: dot-product {dot_bytes}, additive {add_bytes} ({bytes_ratio}x)")
 print(f"n^2 FLOPs: dot-product {dot_flops}, additive {add_flops} plus {add_tanh} tanh")
 print("weights of token 0, dot-product:", dot_weights[0].round(2))
 print("weights of token 0, additive:   ", add_weights[0].round(2))

@@ -9,10 +9,12 @@ full = n * n                      # every pair
 causal = n * (n + 1) // 2         # key j <= query i
 window = sum(min(i + 1, w) for i in range(n))  # the last w keys up to and including i
 linear_flops = 4 * n * d * d      # phi(K)^T V, then phi(Q) times it: (d, d) state, 2 FLOPs per multiply-add
+window_share = window / causal
+n_over_d = attention_flops(n, d) // linear_flops
 print(f"n = {n}, window w = {w}, head width d = {d}")
-print(f"pairs scored: full {full:,}  causal {causal:,}  sliding window {window:,} ({window / causal:.3f} of causal)")
+print(f"pairs scored: full {full:,}  causal {causal:,}  sliding window {window:,} ({window_share:.3f} of causal)")
 print(f"score-and-mix FLOPs, full: {attention_flops(n, d):,}; linear attention's two products: {linear_flops:,}"
-      f" (n / d = {n // d}x fewer)")
+      f" (n / d = {n_over_d}x fewer)")
 
 # A sliding window is a mask: check it on a small case against attention over the window's keys alone.
 rng = np.random.default_rng(0)
@@ -30,5 +32,7 @@ def window_only(r):
 
 
 sliced = np.stack([window_only(r) for r in range(m)])       # (m, dk)
-print(f"keys per query with the band mask: at most {band.sum(axis=1).max()}")
-print(f"band mask == attention over each window alone (max difference <= 1e-12): {np.abs(banded - sliced).max() <= 1e-12}")
+band_matches = bool(np.abs(banded - sliced).max() <= 1e-12)
+most_keys = int(band.sum(axis=1).max())
+print(f"keys per query with the band mask: at most {most_keys}")
+print(f"band mask == attention over each window alone (max difference <= 1e-12): {band_matches}")
