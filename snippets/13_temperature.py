@@ -18,7 +18,7 @@ same_order = all(np.array_equal(np.argsort(w), np.argsort(scaled)) for w in weig
 
 print(f"one query against {n_keys} keys, d_k = {d_k}: softmax(scores / (sqrt(d_k) T))")
 print(f"{'T':>5} {'top weight':>10} {'entropy':>8}")
-for T, t, e in zip(temperatures, top, entropy):
+for T, t, e in zip(temperatures, top, entropy, strict=True):
     print(f"{T:>5} {t:>10.3f} {e:>8.3f}")
 print(f"uniform entropy ln {n_keys} = {uniform_entropy:.3f}")
 print(f"the order of the weights is the same at every T: {same_order}")
