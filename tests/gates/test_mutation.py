@@ -104,6 +104,7 @@ def _places(text: str) -> int:
 
 def past_tolerance(number: str, computed: str) -> str:
     """``number`` moved one unit in its last written digit, away from ``computed``."""
+    computed = computed.replace(",", "")  # a value printed with thousands separators
     if number.endswith("j"):  # an imaginary part: mutate the number, keep the j
         sign = number[0] if number[0] in "+-" else ""
         moved = past_tolerance(number[len(sign):-1], computed.lstrip("+"))
@@ -138,7 +139,7 @@ def within_tolerance(number: str, computed: str) -> str:
     number = number.replace("\u2212", "-")
     if number in BOOLEANS or number.lower().lstrip("+-") in ("nan", "inf") or "e" in number.lower():
         return number
-    number = number.replace(",", "")
+    number, computed = number.replace(",", ""), computed.replace(",", "")
     places = _places(number) + 1
     return str(Decimal(computed).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_EVEN))
 
