@@ -22,7 +22,10 @@ RAW_TEX = re.compile(r"\$\$|\\\(|\\\)|\\\[|\\\]|\\(?:frac|sqrt|mathrm|mathbf|lef
 # What pymdownx.arithmatex reads as a formula, to count the formulas a page's Markdown holds.
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 _CODE_SPAN = re.compile(r"(`+)(?!`).+?(?<!`)\1", re.DOTALL)
-_BLOCK_MATH = re.compile(r"(?<!\\)\$\$.+?(?<!\\)\$\$|\\\[.+?\\\]|\\begin\{(\w+\*?)\}.+?\\end\{\1\}", re.DOTALL)
+# An environment (\begin{...}) is a block of its own only where it starts a line; inside $...$ it
+# is part of that inline formula.
+_BLOCK_MATH = re.compile(r"(?<!\\)\$\$.+?(?<!\\)\$\$|\\\[.+?\\\]|^[ \t]*\\begin\{(\w+\*?)\}.+?\\end\{\1\}",
+                         re.DOTALL | re.MULTILINE)
 _INLINE_MATH = re.compile(r"(?<!\\)\$(?!\s)((?:\\.|[^\\$])+?)(?<!\s)\$|\\\(.+?\\\)", re.DOTALL)
 
 
