@@ -7,6 +7,10 @@
   and the notebooks. Any MkDocs-compatible builder builds OUT without snipcheck (set its
   ``docs_dir`` to OUT and leave the snipcheck plugin out). Nothing is written while a problem
   remains. OUT must be empty, absent or an earlier ``render`` output (it is replaced whole).
+  With ``--site-url`` the notebooks are written as a reader downloads them (links absolute under
+  that address); ``--require MODULE=REQUIREMENT`` (repeatable) gives each notebook a first cell
+  that pip-installs REQUIREMENT when its snippets import MODULE and it is missing (a requirement
+  that is a path, ``downloads/x.whl``, is taken under the site URL).
 
 Exit codes: 0 everything checks; 1 a problem remains (for ``accept``: after it wrote what it
 could; for ``render``: nothing written); 2 the command could not run as asked (no pages found,
@@ -36,13 +40,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--refresh", action="store_true", help="ignore the cache and run every snippet")
     parser.add_argument("--site-url", default="", help="render: where the site is published; notebooks link "
                                                        "to their pages there (default: relative links)")
+    parser.add_argument("--require", action="append", default=[], metavar="MODULE=REQUIREMENT",
+                        help="render: a notebook whose snippets import MODULE installs REQUIREMENT when it is missing")
     parser.add_argument("--no-directory-urls", action="store_true",
                         help="render: pages are PAGE.html, not PAGE/ (MkDocs' use_directory_urls: false)")
     args = parser.parse_args(argv)
     if (args.command == "render") != (args.out is not None):
         parser.error("render needs the folder to write to (render OUT); check and accept take none")
+    if args.command != "render" and args.require:
+        parser.error("--require is for render")
     if args.command == "render":
         from .stagedir import StageRefused, check_destination
+
+        try:
+            args.requires = requirements(args.require, args.site_url)
+        except ValueError as exc:
+            parser.error(str(exc))
 
         try:
             check_destination(Path(args.root) / args.docs, Path(args.out), Path(args.root))
@@ -104,11 +117,32 @@ def _accept(engine: Engine, build) -> int:
     return 1 if remaining else 0
 
 
+def requirements(pairs: list[str], site_url: str) -> dict[str, str]:
+    """``MODULE=REQUIREMENT`` pairs as a dict; a requirement that names a file of the site (a path
+    with a ``/`` and no scheme) becomes its URL under ``site_url``."""
+    out = {}
+    for pair in pairs:
+        module, sep, spec = pair.partition("=")
+        module, spec = module.strip(), spec.strip()
+        if not sep or not module.isidentifier() or not spec:
+            raise ValueError(f"--require {pair!r}: write MODULE=REQUIREMENT, e.g. attn=downloads/attn-0.1.0-py3-none-any.whl")
+        if "/" in spec and "://" not in spec:
+            if not site_url:
+                raise ValueError(f"--require {pair!r}: a file of the site needs --site-url (a downloaded notebook "
+                                 "cannot install from a relative path)")
+            spec = site_url.rstrip("/") + "/" + spec.lstrip("/")
+        out[module] = spec
+    return out
+
+
 def _render(engine: Engine, build, out: Path, args) -> int:
     from .site import stage
     from .stagedir import StageRefused, write_tree
 
-    staged = stage(build, site_url=args.site_url, use_directory_urls=not args.no_directory_urls)
+    staged = stage(build, site_url=args.site_url, use_directory_urls=not args.no_directory_urls,
+                   requires=args.requires)
+    if args.site_url:  # the tree's notebooks are the files readers download: links absolute
+        staged.files.update(staged.downloads)
     try:
         written = write_tree(engine.docs_dir, out, staged, root=engine.root)
     except StageRefused as exc:

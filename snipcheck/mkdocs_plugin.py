@@ -11,7 +11,14 @@ build on drift. What it adds to the site is what ``python -m snipcheck render`` 
   every page is read and before anything is written), and their problems abort the build there;
 - ``on_page_markdown`` swaps each page for its rendered form (code included, ties rendered);
 - ``on_page_content`` makes sure every tie came out of Markdown as a number linked to its check
-  (a tie the parser let through into code, math or raw HTML fails here, with its file:line).
+  (a tie the parser let through into code, math or raw HTML fails here, with its file:line);
+- ``on_post_build`` puts each notebook's download (the ``.ipynb`` a notebook page offers) in its
+  downloaded form: links absolute under ``site_url``, so they work on the reader's disk.
+
+``notebook_requires`` (module -> pip requirement) gives each notebook a first cell that installs
+what its snippets import when it is missing; a requirement that is a path of the site (a glob is
+allowed: ``downloads/attn-*.whl``) must match one file of the build, and becomes its URL under
+``site_url``.
 
 Under ``mkdocs serve`` the problems are logged and shown at the top of each affected page
 instead, and serving goes on. The plugin object (and so the engine) lives across rebuilds: a live
@@ -22,6 +29,7 @@ waits on a slow or looping snippet.
 """
 from __future__ import annotations
 
+import fnmatch
 import logging
 import sys
 import posixpath
@@ -71,6 +79,7 @@ class SnipcheckConfig(Config):
     check_determinism = config_options.Type(bool, default=True)
     notebooks_dir = config_options.Type(str, default="notebooks")  # site folder; empty: no notebooks
     serve_wait = config_options.Type((int, float), default=5.0)  # serve: seconds to wait for a run
+    notebook_requires = config_options.Type(dict, default={})  # module -> pip requirement (see above)
 
 
 class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
@@ -84,6 +93,8 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
         self.files: Files | None = None
         self.use_directory_urls = True
         self.generated_verification = False
+        self.site_url = ""
+        self.requires: dict[str, str] = {}
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
@@ -131,6 +142,8 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
         # does (``_complete``), at the latest before any file is written (``on_env``).
         build = self.engine.build(pages, read_problems=unreadable, wait_live=self.serving)
         self.files, self.use_directory_urls = files, config.use_directory_urls
+        self.site_url = config.site_url or ""
+        self.requires = self._requires(files)
         self.generated_verification = files.get_file_from_path(VERIFICATION_PAGE) is None
         self._take(build)
         for src_uri, data in self.staged.files.items():
@@ -139,6 +152,24 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
             else:
                 files.append(File.generated(config, src_uri, content=data))
         return files
+
+    def _requires(self, files: Files) -> dict[str, str]:
+        """``notebook_requires`` with each path of the site made an absolute URL (see above)."""
+        out = {}
+        for module, spec in self.config.notebook_requires.items():
+            spec = str(spec).strip()
+            if "/" in spec and "://" not in spec:
+                pattern = spec.lstrip("/")
+                matches = sorted(f.src_uri for f in files if fnmatch.fnmatchcase(f.src_uri, pattern))
+                if len(matches) != 1:
+                    raise PluginError(f"snipcheck: notebook_requires {module}: {spec!r} matches "
+                                      f"{len(matches)} files of the site ({', '.join(matches) or 'none'}); it must match one")
+                if not self.site_url:
+                    raise PluginError(f"snipcheck: notebook_requires {module}: {spec!r} is a file of the site, and a "
+                                      "downloaded notebook needs its absolute URL: set site_url")
+                spec = self.site_url.rstrip("/") + "/" + files.get_file_from_path(matches[0]).url
+            out[str(module)] = spec
+        return out
 
     def _take(self, build: Build) -> None:
         """Make ``build`` the current one: report it, fail on its problems (a build), stage it."""
@@ -153,7 +184,7 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
             for problem in build.problems:
                 _serve_logger().error(str(problem))
         self.staged = stage(build, notebooks_dir=self.config.notebooks_dir, use_directory_urls=self.use_directory_urls,
-                            verification=self.generated_verification)
+                            verification=self.generated_verification, site_url=self.site_url, requires=self.requires)
         self.notebooks = self.staged.notebooks
 
     def _complete(self) -> None:
@@ -208,3 +239,16 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
     def on_env(self, env, *, config, files):
         self._complete()  # every page has been read; nothing is written before this returns
         return env
+
+    def on_post_build(self, *, config) -> None:
+        """Each notebook's ``.ipynb`` download (copied beside its page by mkdocs-jupyter's
+        ``include_source``) replaced by the notebook as downloaded: absolute links."""
+        if self.files is None:
+            return
+        for nb_uri, data in self.staged.downloads.items():
+            file = self.files.get_file_from_path(nb_uri)
+            if file is None:
+                continue
+            target = Path(file.abs_dest_path).parent / posixpath.basename(nb_uri)
+            if target.is_file() and target.read_bytes() != data:
+                target.write_bytes(data)

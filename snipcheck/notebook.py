@@ -11,10 +11,16 @@ A snippet that runs ``live`` (a timing) measures the machine that runs it: its c
 it says so (the page shows what the site's build measured; the reader's run measures theirs).
 So the notebook's bytes change only when a verified result does, and a builder that caches on
 them (mkdocs-jupyter does) renders it again only then.
+
+A notebook is also read far from the site: downloaded, it runs wherever the reader opens it. So its
+first code cell (``install_cell``) installs what the snippets import and the reader may lack (the
+project's own library, from the wheel the site publishes, say) when importing it fails; in an
+environment that has them (the project's own) it installs nothing.
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import posixpath
 
@@ -67,12 +73,56 @@ def _code(text: str, name: str, result: SnippetResult | None, count: int) -> dic
             "outputs": _outputs(result), "source": _lines(text)}
 
 
+def imported_modules(sources: list[str]) -> set[str]:
+    """The top-level names of every module that ``sources`` import (``import a.b``, ``from a
+    import b``; relative imports and sources that do not parse count for nothing)."""
+    found: set[str] = set()
+    for source in sources:
+        try:
+            tree = ast.parse(source)
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                found.update(alias.name.split(".")[0] for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                found.add(node.module.split(".")[0])
+    return found
+
+
+def install_cell(requires: dict[str, str]) -> dict | None:
+    """A code cell that pip-installs, in the running kernel, each requirement whose module does not
+    import (``requires``: module -> what ``pip install`` takes: a name, a pinned name, a wheel's URL);
+    None when there is nothing to install. Marked ``"setup": true`` in its ``snipcheck`` metadata:
+    it checks nothing and stores no output."""
+    if not requires:
+        return None
+    names = ", ".join(sorted(requires))
+    pairs = "".join(f"\n    ({module!r}, {spec!r})," for module, spec in sorted(requires.items()))
+    source = (
+        f"# Set-up: the snippets below import {names}. Where each imports already (the project's own\n"
+        "# environment), this cell installs nothing; elsewhere it installs what is missing with pip.\n"
+        "import importlib\n\n"
+        f"missing = []\nfor module, requirement in [{pairs}\n]:\n"
+        "    try:\n        importlib.import_module(module)\n    except ImportError:\n"
+        "        missing.append(requirement)\n"
+        "if missing:\n"
+        "    %pip install --quiet {' '.join(missing)}\n"
+        "    importlib.invalidate_caches()"
+    )
+    return {"cell_type": "code", "execution_count": None, "metadata": {"snipcheck": {"setup": True}},
+            "outputs": [], "source": _lines(source)}
+
+
 def notebook_for(doc: Document, title: str, page_link: str, sources: dict[str, str],
-                 results: dict[str, SnippetResult], file_name: str = "", first_cells: list[dict] | None = None) -> str | None:
+                 results: dict[str, SnippetResult], file_name: str = "", first_cells: list[dict] | None = None,
+                 requires: dict[str, str] | None = None) -> str | None:
     """The notebook JSON for a page's run blocks, or None if the page runs no snippet.
 
-    ``page_link`` is where the notebook links to its page; ``first_cells`` go before the snippets
-    (a set-up cell, say)."""
+    ``page_link`` is where the notebook links to its page and ``file_name`` where it is downloaded
+    from (a name beside its page, or an absolute URL); ``first_cells`` go before the snippets;
+    ``requires`` (module -> pip requirement): the set-up cell installs those of them the snippets
+    import, when they are missing (``install_cell``)."""
     names = list(dict.fromkeys(run.snippet for run in doc.runs))
     if not names:
         return None
@@ -83,9 +133,13 @@ def notebook_for(doc: Document, title: str, page_link: str, sources: dict[str, s
         "checked against the page.\n\n"
         "Each snippet was written to run on its own, in a fresh interpreter; here they share one "
         "kernel, so run the cells from the top."
-        + (f"\n\n[Download this notebook]({file_name}) (`{file_name}`)." if file_name else "")
+        + (f"\n\n[Download this notebook]({file_name}) (`{posixpath.basename(file_name)}`)." if file_name else "")
     )]
     cells += first_cells or []
+    imported = imported_modules([sources.get(name, "") for name in names])
+    setup = install_cell({module: spec for module, spec in (requires or {}).items() if module in imported})
+    if setup is not None:
+        cells.append(setup)
     for count, name in enumerate(names, start=1):
         live = name in results and results[name].live
         cells.append(_markdown(f"## snippets/{name}" + (LIVE_NOTE if live else "")))

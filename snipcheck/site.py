@@ -7,7 +7,9 @@
 - ``figures/STEM/FILE``: every figure a snippet drew;
 - ``verification.md``: the ledger of every checked and quoted number;
 - ``notebooks/PAGE.ipynb``: one notebook per page that runs snippets, its cells filled with the
-  verified outputs (see ``notebook.py``).
+  verified outputs (see ``notebook.py``), as the site renders it (links relative to the site); and
+  the same notebook as a reader downloads it (``Staged.downloads``): its links absolute under the
+  site's address, since a downloaded file has no site around it.
 
 The MkDocs plugin hands these to MkDocs; ``python -m snipcheck render OUT`` writes them, with the
 rest of the docs folder, as a tree any MkDocs-compatible builder can build without this package.
@@ -29,6 +31,8 @@ class Staged:
     pages: dict[str, str] = field(default_factory=dict)  # src_uri -> the page as the site renders it
     files: dict[str, bytes] = field(default_factory=dict)  # src_uri -> a file the build adds
     notebooks: dict[str, str] = field(default_factory=dict)  # page src_uri -> its notebook's src_uri
+    # notebook src_uri -> the notebook as downloaded (absolute links; relative without a site_url)
+    downloads: dict[str, bytes] = field(default_factory=dict)
     placeholders: set[str] = field(default_factory=set)  # figures of snippets still running (see stage)
 
 
@@ -90,6 +94,18 @@ def notebook_uri(page_uri: str, notebooks_dir: str) -> str:
     return f"{notebooks_dir}/{posixpath.splitext(page_uri)[0].replace('/', '-')}.ipynb"
 
 
+def download_url(nb_uri: str, use_directory_urls: bool = True, site_url: str = "") -> str:
+    """Where a notebook's ``.ipynb`` is downloaded from: beside its rendered page, as mkdocs-jupyter
+    puts it (``notebooks/02-x/02-x.ipynb``). Relative to that page (its bare name) without
+    ``site_url``; absolute under it with one."""
+    name = posixpath.basename(nb_uri)
+    if not site_url:
+        return name
+    folder = page_url(nb_uri, use_directory_urls)
+    folder = folder.rstrip("/") if folder.endswith("/") else posixpath.dirname(folder)
+    return site_url.rstrip("/") + "/" + (f"{folder}/" if folder else "") + name
+
+
 def has_notebook(build: Build, uri: str) -> bool:
     """A page gets a notebook when it runs snippets and every one of them ran cleanly (a notebook
     of a failed or still-running snippet would show no output or a wrong one)."""
@@ -102,10 +118,11 @@ def has_notebook(build: Build, uri: str) -> bool:
 
 def stage(build: Build, *, notebooks_dir: str = "notebooks", use_directory_urls: bool = True,
           site_url: str = "", verification: bool = True, first_cells: list[dict] | None = None,
-          pages: list[str] | None = None) -> Staged:
+          requires: dict[str, str] | None = None, pages: list[str] | None = None) -> Staged:
     """The rendered pages and added files of ``build``. ``notebooks_dir`` empty: no notebooks;
-    ``site_url``: notebooks link to their pages there (absolute URLs); ``pages``: only these
-    pages are rendered (the other parts are always complete)."""
+    ``site_url``: downloaded notebooks link to their pages there (absolute URLs); ``requires``
+    (module -> pip requirement): what a notebook's set-up cell installs when it is missing;
+    ``pages``: only these pages are rendered (the other parts are always complete)."""
     staged = Staged()
     staged.files.update(build.figures())
     # A figure the page shows but whose snippet is still running or failed: a placeholder, so the
@@ -124,10 +141,12 @@ def stage(build: Build, *, notebooks_dir: str = "notebooks", use_directory_urls:
     for uri, doc in build.docs.items():
         if notebooks_dir and has_notebook(build, uri):
             nb_uri = notebook_uri(uri, notebooks_dir)
-            name = posixpath.basename(nb_uri)
-            text = notebook_for(doc, page_title(doc), link(nb_uri, uri, use_directory_urls, site_url),
-                                build.sources, build.results, file_name=name, first_cells=first_cells)
-            staged.files[nb_uri] = text.encode("utf-8")
+            for absolute in (False, True):
+                url = site_url if absolute else ""
+                text = notebook_for(doc, page_title(doc), link(nb_uri, uri, use_directory_urls, url), build.sources,
+                                    build.results, file_name=download_url(nb_uri, use_directory_urls, url),
+                                    first_cells=first_cells, requires=requires)
+                (staged.downloads if absolute else staged.files)[nb_uri] = text.encode("utf-8")
             staged.notebooks[uri] = nb_uri
         if pages is None or uri in pages:
             staged.pages[uri] = page_markdown(build, uri, staged.notebooks.get(uri))

@@ -8,8 +8,8 @@ import json
 import nbformat
 import pytest
 
-from snipcheck.notebook import notebook_for
-from snipcheck.site import link, page_url, stage
+from snipcheck.notebook import imported_modules, install_cell, notebook_for
+from snipcheck.site import download_url, link, page_url, stage
 
 PAGE = '# Title\n\n```python run="a.py"\n```\n\n```output\n1\n```\n\n```python run="b.py"\n```\n\n![Two bars](figures/b/bars.svg)\n'
 
@@ -130,3 +130,47 @@ def test_page_urls_are_the_ones_mkdocs_gives(uri, directory_urls, url):
 def test_a_notebook_links_to_its_page_relatively_or_under_the_site_url(directory_urls, site_url, expected):
     assert link("notebooks/02-x.ipynb", "02-x.md", directory_urls, site_url) == expected
     assert link("notebooks/index.ipynb", "index.md", True, "") == "../"
+
+
+def test_imported_modules_are_the_top_level_names_of_absolute_imports():
+    sources = ["import numpy as np\nimport a.b.c, d\nfrom e.f import g\nfrom . import h\n",
+               "def f():\n    import inner\n", "this is not python ("]
+    assert imported_modules(sources) == {"numpy", "a", "d", "e", "inner"}
+
+
+def test_the_downloaded_notebook_links_absolutely_and_installs_what_its_snippets_import(built):
+    build = built.build()
+    requires = {"matplotlib": "matplotlib", "pkg": "https://example.org/sub/downloads/pkg-1.0-py3-none-any.whl",
+                "scipy": "scipy"}
+    staged = stage(build, site_url="https://example.org/sub/", requires=requires)
+    shown = json.loads(staged.files["notebooks/p.ipynb"])
+    downloaded = json.loads(staged.downloads["notebooks/p.ipynb"])
+    intro = "".join(downloaded["cells"][0]["source"])
+    assert "[Title](https://example.org/sub/p/)" in intro
+    assert "[Download this notebook](https://example.org/sub/notebooks/p/p.ipynb) (`p.ipynb`)" in intro
+    assert "[Title](../../p/)" in "".join(shown["cells"][0]["source"])  # on the site: relative
+    for nb in (shown, downloaded):
+        nbformat.validate(nbformat.from_dict(nb))
+        setup = _code_cells(nb)[0]
+        assert setup["metadata"] == {"snipcheck": {"setup": True}} and setup["outputs"] == []
+        source = "".join(setup["source"])
+        assert "('pkg', 'https://example.org/sub/downloads/pkg-1.0-py3-none-any.whl')" in source
+        assert "('matplotlib', 'matplotlib')" in source and "scipy" not in source  # no snippet imports scipy
+        compile(source.replace("%pip", "pass  #"), "setup", "exec")  # Python but for IPython's %pip line
+    assert [c["metadata"]["snipcheck"] for c in _code_cells(downloaded)[1:]] == [
+        {"snippet": "snippets/a.py"}, {"snippet": "snippets/b.py"}]
+
+
+def test_no_requirement_imported_means_no_setup_cell(built):
+    assert install_cell({}) is None
+    nb = json.loads(stage(built.build(), requires={"scipy": "scipy"}).files["notebooks/p.ipynb"])
+    assert [c["metadata"]["snipcheck"] for c in _code_cells(nb)] == [
+        {"snippet": "snippets/a.py"}, {"snippet": "snippets/b.py"}]
+
+
+@pytest.mark.parametrize("directory_urls, site_url, expected", [
+    (True, "", "p.ipynb"), (True, "https://example.org/sub/", "https://example.org/sub/notebooks/p/p.ipynb"),
+    (False, "https://example.org/sub", "https://example.org/sub/notebooks/p.ipynb"),
+])
+def test_a_notebook_is_downloaded_from_beside_its_page(directory_urls, site_url, expected):
+    assert download_url("notebooks/p.ipynb", directory_urls, site_url) == expected

@@ -80,6 +80,27 @@ def test_notebooks_link_to_the_published_site_when_told_where_it_is(site, tmp_pa
     assert "[P](https://example.org/sub/p/)" in "".join(notebook["cells"][0]["source"])
 
 
+def test_a_required_file_of_the_site_becomes_its_url_and_installs_only_what_is_imported(site, tmp_path):
+    args = ["--site-url", "https://example.org/sub/", "--require", "matplotlib=matplotlib==3.11.2",
+            "--require", "attn=downloads/attn-0.1.0-py3-none-any.whl", "--require", "scipy=scipy"]
+    assert _render(site, tmp_path / "out", *args) == 0
+    notebook = json.loads((tmp_path / "out" / "notebooks" / "p.ipynb").read_text(encoding="utf-8"))
+    setup = "".join(notebook["cells"][1]["source"])
+    assert "('matplotlib', 'matplotlib==3.11.2')" in setup  # s.py imports matplotlib
+    assert "attn" not in setup and "scipy" not in setup  # nothing imports them
+
+
+@pytest.mark.parametrize("pair, message", [
+    ("attn", "write MODULE=REQUIREMENT"), ("=x", "write MODULE=REQUIREMENT"), ("a b=x", "write MODULE=REQUIREMENT"),
+    ("attn=downloads/attn.whl", "needs --site-url"),
+])
+def test_a_requirement_written_wrong_is_refused(site, tmp_path, capsys, pair, message):
+    with pytest.raises(SystemExit) as exit_info:
+        _render(site, tmp_path / "out", "--require", pair)
+    assert exit_info.value.code == 2 and message in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
 def test_a_problem_writes_nothing(site, tmp_path, capsys):
     site.page("p.md", PAGE % "0.7")
     out = tmp_path / "out"
