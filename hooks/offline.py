@@ -4,7 +4,9 @@ nbconvert's notebook template always adds a MathJax script from a CDN; our noteb
 plain Markdown only, so that block is removed. Material's offline plugin adds its search shim
 (iframe-worker) from a CDN; the site serves its own copy of the same file instead
 (docs/assets/vendor/, from the npm package). Any other script, stylesheet, font, image or frame
-that a page would fetch from another host fails the build with the page's name.
+that a page would fetch from another host fails the build with the page's name, by the rule of the
+offline scan that any builder's output can be run through (``python -m snipcheck offline SITE``,
+snipcheck/offline.py), which also reads the built CSS and JavaScript.
 """
 
 from __future__ import annotations
@@ -14,12 +16,9 @@ import re
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 
+from snipcheck.offline import html_fetches, is_remote
+
 _NBCONVERT_MATHJAX = re.compile(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", re.DOTALL)
-_TAG = re.compile(r"<(script|link|img|iframe|source|audio|video|embed|object)\b[^>]*>", re.IGNORECASE)
-_REMOTE_ATTR = re.compile(r"""\s(?:src|href|data|srcset)\s*=\s*["']?\s*((?:https?:)?//[^"'\s>]+)""", re.IGNORECASE)
-_NOT_FETCHED = re.compile(r"""\srel\s*=\s*["']?(?:canonical|alternate|author|license|me|nofollow)\b""", re.IGNORECASE)
-_REMOTE_URL = re.compile(r"^\s*(?:https?:)?//", re.IGNORECASE)
-_CSS_REMOTE = re.compile(r"""(?:url\(\s*["']?|@import\s+["'])((?:https?:)?//[^"')\s]+)""", re.IGNORECASE)
 
 
 # A polyfill a plugin adds from another host -> the site's own copy of the same file.
@@ -31,19 +30,13 @@ def local_polyfills(polyfills: list[str]) -> list[str]:
     out = []
     for url in polyfills:
         local = next((path for name, path in VENDORED_POLYFILLS.items() if name in url), None)
-        out.append(local if local and _REMOTE_URL.match(url) else url)
+        out.append(local if local and is_remote(url) else url)
     return out
 
 
 def remote_fetches(html: str) -> list[str]:
     """Every URL on another host that a browser would fetch while showing ``html``."""
-    found = []
-    for tag in _TAG.finditer(html):
-        if tag.group(1).lower() == "link" and _NOT_FETCHED.search(tag.group()):
-            continue
-        found += [m.group(1) for m in _REMOTE_ATTR.finditer(tag.group())]
-    found += [m.group(1) for m in _CSS_REMOTE.finditer(html)]
-    return found
+    return [url for _, _, url in html_fetches(html) if is_remote(url)]
 
 
 @event_priority(-50)  # after the plugins' own on_config (the offline plugin adds its shim there)

@@ -2,47 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
-# Attributes whose URL the browser fetches while showing the page (not links the reader follows).
-FETCHED_ATTRS = {
-    "img": ("src", "srcset"),
-    "source": ("src", "srcset"),
-    "script": ("src",),
-    "iframe": ("src",),
-    "frame": ("src",),
-    "embed": ("src",),
-    "object": ("data",),
-    "audio": ("src",),
-    "video": ("src", "poster"),
-    "track": ("src",),
-    "input": ("src",),  # type=image
-    "image": ("href", "xlink:href"),  # SVG
-    "use": ("href", "xlink:href"),  # SVG
-    "feimage": ("href", "xlink:href"),  # SVG
-}
-# <link rel=...> values that only describe a relation; every other rel (stylesheet, icon,
-# preload, modulepreload, manifest, prefetch...) makes the browser fetch the href.
-LINK_NOT_FETCHED = {"canonical", "alternate", "author", "license", "me", "nofollow", "next", "prev", "help",
-                    "bookmark", "external", "noopener", "noreferrer", "search", "tag", "privacy-policy",
-                    "terms-of-service"}
-REMOTE = re.compile(r"^\s*(?:https?:)?//", re.IGNORECASE)
-CSS_FETCHES = re.compile(r"""url\(\s*(["']?)\s*(?P<url>[^"')\s]+)|@import\s+(?:url\()?\s*["']?(?P<imp>[^"')\s;]+)""",
-                         re.IGNORECASE)
-# In JavaScript, the loads a script can spell as a literal URL.
-JS_FETCHES = re.compile(r"""(?:importScripts|fetch|import|new\s+Worker|\.open\s*\(\s*["'][A-Z]+["']\s*,)\s*\(?\s*["'`]"""
-                        r"""(?P<url>(?:https?:)?//[^"'`\s]+)""", re.IGNORECASE)
-
-
-def css_urls(css: str) -> list[str]:
-    """Every URL a stylesheet fetches: url(...) and @import."""
-    return [m["url"] or m["imp"] for m in CSS_FETCHES.finditer(css) if (m["url"] or m["imp"])]
-
-
-def srcset_urls(value: str) -> list[str]:
-    return [part.strip().split()[0] for part in value.split(",") if part.strip()]
+# What a browser fetches is the offline guard's own rule (python -m snipcheck offline SITE).
+from snipcheck.offline import JS_FETCHES, css_urls, is_remote, srcset_urls, tag_fetches  # noqa: F401
 
 
 @dataclass
@@ -72,23 +36,7 @@ class ParsedPage:
 
     def fetched(self) -> list[tuple[Tag, str]]:
         """(tag, url) for every URL the browser fetches while showing the page."""
-        out = []
-        for tag in self.tags:
-            if tag.name == "link":
-                rels = set((tag.attrs.get("rel") or "").lower().split())
-                if rels and rels <= LINK_NOT_FETCHED:
-                    continue
-                if tag.attrs.get("href"):
-                    out.append((tag, tag.attrs["href"]))
-                continue
-            for attr in FETCHED_ATTRS.get(tag.name, ()):
-                value = tag.attrs.get(attr)
-                if value:
-                    out += [(tag, url) for url in (srcset_urls(value) if attr == "srcset" else [value])]
-            if tag.name == "meta" and (tag.attrs.get("http-equiv") or "").lower() == "refresh":
-                content = tag.attrs.get("content") or ""
-                if "url=" in content.lower():
-                    out.append((tag, content.split("=", 1)[1]))
+        out = [(tag, url) for tag in self.tags for url in tag_fetches(tag.name, tag.attrs)]
         for text, line in self.styles:
             out += [(Tag("style", {}, line), url) for url in css_urls(text)]
         return out
@@ -133,6 +81,3 @@ def parse_html(text: str) -> ParsedPage:
     parser.close()
     return parser.page
 
-
-def is_remote(url: str) -> bool:
-    return REMOTE.match(url) is not None

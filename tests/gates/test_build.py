@@ -6,7 +6,9 @@ import re
 
 import pytest
 from sitekit import TEST_SITE_URL, live_snippets, mkdocs_build, sitemap_pages, strip_live
-from htmlscan import JS_FETCHES, css_urls, is_remote, parse_html
+from htmlscan import parse_html
+
+from snipcheck.offline import scan
 
 pytestmark = pytest.mark.slow
 
@@ -60,28 +62,13 @@ def test_the_verification_page_is_generated_and_counts_every_check(site):
 
 
 def test_no_page_stylesheet_or_script_fetches_from_another_host(site):
-    """Offline is a hard rule: no Google Fonts, no CDN, nothing a browser would fetch from elsewhere.
+    """Offline is a hard rule: no Google Fonts, no CDN, nothing a browser would fetch from elsewhere,
+    by the scan any builder's output can be run through (python -m snipcheck offline SITE).
 
     Plain links the reader may follow (<a href="https://...">), XML namespaces and license comments
     are not fetches and are not reported.
     """
-    found = []
-    files = 0
-    for file in sorted(site.dir.rglob("*")):
-        rel = file.relative_to(site.dir)
-        if file.suffix == ".html":
-            files += 1
-            for tag, url in parse_html(file.read_text(encoding="utf-8")).fetched():
-                if is_remote(url):
-                    found.append(f"{rel}:{tag.line}: <{tag.name}> fetches {url}")
-        elif file.suffix == ".css":
-            files += 1
-            found += [f"{rel}: fetches {url}" for url in css_urls(file.read_text(encoding="utf-8")) if is_remote(url)]
-        elif file.suffix in (".js", ".mjs"):
-            files += 1
-            text = file.read_text(encoding="utf-8")
-            found += [f"{rel}: fetches {m['url']}" for m in JS_FETCHES.finditer(text)]
-            found += [f"{rel}: CSS in script fetches {url}" for url in css_urls(text) if is_remote(url)]
+    found, files = scan(site.dir)
     assert files > 0
-    assert found == [], "the site would load from another host:\n" + "\n".join(found)
+    assert found == [], "the site would load from another host:\n" + "\n".join(map(str, found))
     print(f"\nscanned {files} HTML/CSS/JS files: nothing fetched from another host")

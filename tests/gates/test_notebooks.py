@@ -1,30 +1,41 @@
-"""Every notebook the site offers for download runs, and prints what the page says.
+"""Every notebook the site offers for download runs where a reader runs it, and prints what the page says.
 
 The build fills each notebook with the outputs of the snippets' verified runs and executes none of
-them; this is where they run. Each downloadable ``.ipynb`` of the built site is executed top to
-bottom in a fresh kernel, in an empty folder: a cell that raises fails the test, and every cell's
+them; this is where they run, as a reader would run them at home: each downloadable ``.ipynb`` of
+the built site, as downloaded, is executed top to bottom in a fresh kernel of a fresh virtual
+environment of a newer Python (3.12) outside the repository, in an empty folder. That environment
+starts with Jupyter's kernel only: the notebook's own first cell installs attn, from the wheel the
+site publishes (served from the built site, at the address the notebook names), and whatever else
+its snippets import, from the package registry. A cell that raises fails the test, and every cell's
 printed output is compared with the output the notebook ships, by the checker's own rule (numbers
 at the precision they are printed, text exactly), so a notebook that runs but prints something
 else than the page states fails too. Cells of live snippets (timings) store no output and are only
-run.
+run; the set-up cell checks nothing.
+
+Everything installed is pinned by requirements.lock (as a pip constraint), so the run is the same
+on every machine; a reader gets the newest releases instead.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from sitekit import ROOT, TEST_SITE_URL
 
 from snipcheck.numeric import compare_output
 
 pytestmark = pytest.mark.slow
 
 RUNNER = Path(__file__).with_name("notebookrun.py")
+READER_PYTHON = "3.12"  # newer than the project's 3.11: what a reader may well have
+KERNEL = ["ipykernel"]  # all a fresh environment gets before the notebook's own set-up cell runs
 
 
 def _stdout(outputs: list[dict]) -> str:
@@ -32,13 +43,13 @@ def _stdout(outputs: list[dict]) -> str:
                    for o in outputs if o.get("output_type") == "stream" and o.get("name") == "stdout")
 
 
-def execute(path: Path, workdir: Path, python: str = sys.executable) -> list[str]:
-    """Run the notebook at ``path`` in a fresh kernel of ``python``, in ``workdir``; the problems
-    found, one per entry."""
+def execute(path: Path, workdir: Path, python: str = sys.executable, env: dict[str, str] | None = None) -> list[str]:
+    """Run the notebook at ``path`` in a fresh kernel of ``python``, in ``workdir`` (the kernel's
+    environment: ``env``, else this one's); the problems found, one per entry."""
     workdir.mkdir(parents=True, exist_ok=True)
     executed = workdir / path.name
     run = subprocess.run([sys.executable, "-W", "ignore", str(RUNNER), str(path), str(executed), "--python", python],
-                         capture_output=True, text=True, timeout=1800)
+                         capture_output=True, text=True, timeout=1800, env=env)
     if run.returncode != 0:
         tail = "\n".join(line for line in run.stderr.splitlines() if "[IPKernelApp]" not in line)[-3000:]
         return [f"{path.name}: a cell raised (exit {run.returncode}):\n{tail}"]
@@ -49,7 +60,7 @@ def execute(path: Path, workdir: Path, python: str = sys.executable) -> list[str
         if before["cell_type"] != "code":
             continue
         meta = before.get("metadata", {}).get("snipcheck", {})
-        if meta.get("live"):
+        if meta.get("live") or meta.get("setup"):
             continue
         for drift in compare_output(_stdout(before["outputs"]), _stdout(after["outputs"])):
             problems.append(f"{path.name} ({meta.get('snippet', 'a cell')}), output line {drift.line + 1}: "
@@ -80,14 +91,94 @@ def test_every_notebook_ships_the_outputs_of_its_page(notebooks):
     assert empty == [], "cells that print or draw but ship no output:\n" + "\n".join(empty)
 
 
-def test_every_notebook_runs_and_prints_what_it_shows(notebooks, tmp_path):
-    def run(path: Path) -> list[str]:
-        return execute(path, tmp_path / path.stem)
+def _setup_source(path: Path) -> str | None:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return next(("".join(c["source"]) for c in data["cells"]
+                 if c["cell_type"] == "code" and c.get("metadata", {}).get("snipcheck", {}).get("setup")), None)
 
+
+def _site_addresses(text: str, site_url: str) -> list[str]:
+    return sorted(set(re.findall(re.escape(site_url) + r"[^\s)'\"]*", text)))
+
+
+@pytest.fixture(scope="module")
+def reader_python(tmp_path_factory) -> Path:
+    """A fresh virtual environment of Python 3.12, outside the repository, with Jupyter's kernel and
+    nothing of the project: neither attn nor numpy imports there."""
+    from test_packaging import find_python
+
+    python = find_python(READER_PYTHON)
+    assert python, f"Python {READER_PYTHON} is not installed: install it (pyenv install {READER_PYTHON})"
+    venv = tmp_path_factory.mktemp("reader") / "venv"
+    subprocess.run([python, "-m", "venv", str(venv)], check=True, timeout=300)
+    bin_python = venv / "bin" / "python"
+    pip = subprocess.run([str(bin_python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *KERNEL],
+                         env=_reader_env(), capture_output=True, text=True, timeout=900)
+    assert pip.returncode == 0, pip.stdout + pip.stderr
+    probe = subprocess.run([str(bin_python), "-c", "import importlib.util as u; print([m for m in ('attn', 'numpy') "
+                            "if u.find_spec(m)])"], cwd=venv, capture_output=True, text=True, check=True)
+    assert probe.stdout.strip() == "[]", f"the fresh environment already has {probe.stdout.strip()}"
+    return bin_python
+
+
+def _reader_env() -> dict[str, str]:
+    """This environment without anything that points into the project, every install pinned."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV", "PIP_CONSTRAINT"))}
+    env["PIP_CONSTRAINT"] = str(ROOT / "requirements.lock")
+    env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep) if not p.startswith(str(ROOT)))
+    return env
+
+
+def test_every_notebook_runs_as_downloaded_in_a_fresh_python_3_12(notebooks, reader_python, server, tmp_path):
+    """Installed by its own first cell, each notebook runs and prints what it shows. The site is
+    served here under the address the build was told it is published at (only its host differs:
+    the notebook's links to TEST_SITE_URL are pointed at this server)."""
+    outside = tmp_path / "home"  # the reader's folder, far from the repository
+    downloaded = []
+    for path in notebooks:
+        text = path.read_text(encoding="utf-8")
+        addresses = _site_addresses(text, TEST_SITE_URL)
+        assert addresses, f"{path.name} links nowhere on the published site"
+        copy = outside / "downloads" / path.name
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        copy.write_text(text.replace(TEST_SITE_URL, server.url), encoding="utf-8")
+        downloaded.append(copy)
+    # The notebook that installs the most goes first, alone; the others then find it all installed.
+    wants = {p: _setup_source(p) or "" for p in downloaded}
+    first = max(downloaded, key=lambda p: (wants[p].count("', '"), p.name))
+    assert all(("'attn'" in wants[p]) <= ("'attn'" in wants[first]) and ("'matplotlib'" in wants[p]) <= ("'matplotlib'" in wants[first])
+               for p in downloaded)
+    assert "'attn', '" + server.url + "downloads/attn-" in wants[first], wants[first]
+
+    def run(path: Path) -> list[str]:
+        return execute(path, outside / path.stem, python=str(reader_python), env=_reader_env())
+
+    problems = run(first)
     with ThreadPoolExecutor(max_workers=min(2, os.cpu_count() or 1)) as pool:
-        problems = [p for found in pool.map(run, notebooks) for p in found]
-    print(f"\n{len(notebooks)} notebooks executed in fresh kernels: {len(problems)} problems")
+        problems += [p for found in pool.map(run, [p for p in downloaded if p != first]) for p in found]
+    site_packages = sorted(reader_python.parent.parent.glob("lib/python*/site-packages"))
+    installed = {p.name for sp in site_packages for p in sp.iterdir()}
+    print(f"\n{len(notebooks)} notebooks executed as downloaded, in fresh kernels of Python {READER_PYTHON} "
+          f"({first.name} installed attn from the served wheel): {len(problems)} problems")
     assert problems == [], "\n".join(problems)
+    assert {"attn", "numpy", "matplotlib"} <= installed, sorted(installed)
+
+
+def test_the_set_up_cell_installs_nothing_where_everything_imports(notebooks, tmp_path):
+    """In the project's own environment the first cell finds attn and matplotlib and runs no pip."""
+    import nbformat
+
+    setup = next(filter(None, map(_setup_source, notebooks)))
+    nb = nbformat.v4.new_notebook()
+    assert setup.count("%pip install") == 1
+    # As shipped, but pip would fail the cell instead of installing into the project's environment.
+    nb.cells = [nbformat.v4.new_code_cell(setup.replace("%pip install", "raise RuntimeError(f'would install {missing}')  #")),
+                nbformat.v4.new_code_cell("print(missing)")]
+    nb.cells[-1].outputs = [nbformat.v4.new_output("stream", name="stdout", text="[]\n")]
+    nb.cells[-1].metadata["snipcheck"] = {"snippet": "snippets/t.py"}
+    path = tmp_path / "setup.ipynb"
+    nbformat.write(nb, path)
+    assert execute(path, tmp_path / "run") == []
 
 
 def _notebook(path: Path, cells: list[tuple[str, str]]) -> Path:
