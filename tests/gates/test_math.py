@@ -7,7 +7,7 @@ on their fonts. Checked in Debian's Chromium:
 
 - on every page with a formula, every character of every formula is drawn with the site's font
   (Chromium's own record of the fonts it used, over the DevTools protocol), never a system font;
-- probe formulas made by hooks/mathml.py, on a page of the built site (its stylesheets): brackets
+- probe formulas made by the build's Markdown extension (toolchain/mdmathml.py), on a page of the built site (its stylesheets): brackets
   made by ``\\left( ... \\right)`` around a fraction are at least 1.5 times the font size tall; a
   display sum with limits is taller than the same sum in running text, with its limits above and
   below it; the brace of ``cases`` spans its rows; the cells of ``cases`` and of an ``array`` are
@@ -30,8 +30,9 @@ import pytest
 from mathprobe import FONT_FAMILY, MEASURE_JS
 from sitekit import NODE_MODULES, ROOT
 
+from mdmathml import replace_formulas  # the build's own converter
+
 sys.path.insert(0, str(ROOT / "hooks"))
-from mathml import _MATH, to_mathml  # noqa: E402 - the build's own converter
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -55,9 +56,9 @@ def probe_html() -> str:
     """The probe formulas as the build renders them (display), plus the sum inline in a sentence."""
     parts = []
     for name, latex in PROBES.items():
-        block = _MATH.sub(lambda m: to_mathml(m, "probe"), f'<div class="arithmatex">\\[{latex}\\]</div>')
+        block = replace_formulas(f'<div class="arithmatex">\\[{latex}\\]</div>')
         parts.append(f'<div id="probe-{name}">{block}</div>')
-    inline = _MATH.sub(lambda m: to_mathml(m, "probe"), f'<span class="arithmatex">\\({INLINE_SUM}\\)</span>')
+    inline = replace_formulas(f'<span class="arithmatex">\\({INLINE_SUM}\\)</span>')
     parts.append(f'<p id="probe-inline-sum">A sum in running text, {inline}, stays small.</p>')
     return "".join(parts)
 
