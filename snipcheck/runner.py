@@ -141,6 +141,7 @@ class Runner:
         self.cache = Cache(self.cache_dir, self.warn)
         self.fingerprint = self._fingerprint = environment_fingerprint()
         self._active: set[subprocess.Popen] = set()
+        self._runs: dict[str, set[subprocess.Popen]] = {}  # snippet name -> its processes running now
         self._lock = threading.Lock()
         self._cancel = threading.Event()
         self._session: dict[tuple[str, str], SnippetResult] = {}  # serve: live results of this session
@@ -298,8 +299,8 @@ class Runner:
             if running is not None and running[0] == key:
                 future = running[1]
             else:
-                if running is not None:
-                    running[1].cancel()  # the source changed: its old run is of no use
+                if running is not None and not running[1].cancel():
+                    self._stop_runs(name)  # the source changed: its old run (a loop, say) is of no use
                 future = self._pool.submit(self._run_and_store, name, key, request)
                 future.add_done_callback(lambda f, n=name: self._background_done(n, f))
                 self._background[name] = (key, future)
@@ -391,6 +392,7 @@ class Runner:
                     return SnippetResult(name, error=f"cannot start Python: {exc}")
             with self._lock:
                 self._active.add(process)
+                self._runs.setdefault(name, set()).add(process)
             try:
                 try:
                     process.wait(timeout=timeout + KILL_GRACE)
@@ -399,6 +401,7 @@ class Runner:
             finally:
                 with self._lock:
                     self._active.discard(process)
+                    self._runs.get(name, set()).discard(process)
                 _kill_marked(marker)
             seconds = time.monotonic() - start
             stdout = out_path.read_bytes().decode("utf-8", "replace")
@@ -409,7 +412,7 @@ class Runner:
             if report is not None and report.get("sandbox"):
                 self.sandbox_note = report["sandbox"]
             if self._cancel.is_set() or status.get("stopped"):
-                result.error = "stopped: the build was interrupted"
+                result.error = "stopped: the build was interrupted, or the snippet was edited while it ran"
                 return result
             if status.get("timed_out") or not status:
                 left = status.get("left_running", 0)
@@ -505,6 +508,17 @@ class Runner:
         for pool in (self._pool, self._live_pool):
             if pool is not None:
                 pool.shutdown(wait=False, cancel_futures=True)
+
+    def _stop_runs(self, name: str) -> None:
+        """Stop the runs of ``name`` going on now (serve: its source changed under them); their
+        supervisors stop everything the snippet started. Does not wait."""
+        with self._lock:
+            running = list(self._runs.get(name, ()))
+        for process in running:
+            try:
+                process.send_signal(signal.SIGTERM)
+            except OSError:
+                pass
 
     def _kill(self, process: subprocess.Popen) -> None:
         for kill in (lambda: os.killpg(process.pid, signal.SIGKILL), lambda: process.kill()):

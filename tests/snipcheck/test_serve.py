@@ -1,0 +1,151 @@
+"""Under a real ``mkdocs serve``: an edit rechecks only what it touched, and the server never stops
+answering, whatever a snippet does.
+
+One server, one session, edits in turn: a prose edit runs no snippet; a snippet edit runs that
+snippet alone; a snippet that raises shows its error at the top of its page; a snippet that loops
+shows as still running after ``serve_wait`` while every page keeps answering; fixing it replaces
+the looping run (which is stopped, not left to its timeout) and the page shows the new output.
+A real server, because the promise is about what an author sees in the browser.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import textwrap
+import time
+import urllib.request
+
+import psutil
+import pytest
+
+MKDOCS_YML = """
+site_name: t
+docs_dir: docs
+plugins:
+  - snipcheck:
+      notebooks_dir: ""
+      serve_wait: 1
+markdown_extensions:
+  - admonition
+  - attr_list
+  - md_in_html
+  - tables
+  - pymdownx.superfences
+nav:
+  - p.md
+  - q.md
+  - verification.md
+"""
+PAGE = '# P\n\n```python run="a.py" timeout=600\n```\n\n```output\nx = 0.5\n```\n'
+SNIPPET = "x = 0.5\nprint('x =', x)\n"
+WAIT = 90  # seconds: generous, the machines are shared
+
+
+def _port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Served:
+    def __init__(self, root, log) -> None:
+        self.port, self.log = _port(), log
+        env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+        self.output = open(log, "wb")  # noqa: SIM115 - closed by close()
+        self.process = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{self.port}"],
+                                        cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=self.output,
+                                        stderr=subprocess.STDOUT)
+
+    def get(self, path: str, timeout: float = 10) -> str:
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/{path}", timeout=timeout) as response:
+            return response.read().decode("utf-8", "replace")
+
+    def wait_for(self, path: str, *texts: str, absent: str = "") -> str:
+        deadline = time.monotonic() + WAIT
+        page = ""
+        while time.monotonic() < deadline:
+            assert self.process.poll() is None, f"mkdocs serve ended:\n{self.log.read_text(errors='replace')[-3000:]}"
+            try:
+                page = self.get(path)
+                if all(t in page for t in texts) and not (absent and absent in page):
+                    return page
+            except OSError:
+                pass
+            time.sleep(0.1)
+        raise AssertionError(f"/{path} never showed {texts} (without {absent!r}):\n{page[-2000:]}\n"
+                             f"{self.log.read_text(errors='replace')[-3000:]}")
+
+    def last_summary(self) -> tuple[int, int]:
+        """(run, from cache) of the last rebuild's snipcheck summary line."""
+        found = re.findall(r"snipcheck: (\d+) snippets run, (\d+) from cache", self.log.read_text(errors="replace"))
+        assert found, self.log.read_text(errors="replace")
+        return int(found[-1][0]), int(found[-1][1])
+
+    def running_snippets(self) -> list[str]:
+        return [" ".join(p.cmdline()) for p in psutil.Process(self.process.pid).children(recursive=True)
+                if p.is_running() and p.status() != psutil.STATUS_ZOMBIE and "_bootstrap.py" in " ".join(p.cmdline())]
+
+    def close(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.output.close()
+
+
+@pytest.fixture
+def served(project, tmp_path_factory):
+    (project.root / "mkdocs.yml").write_text(textwrap.dedent(MKDOCS_YML), encoding="utf-8")
+    project.page("p.md", PAGE)
+    project.page("q.md", "# Q\n\nProse only.\n")
+    project.snippet("a.py", SNIPPET)
+    server = Served(project.root, tmp_path_factory.mktemp("serve") / "serve.log")
+    try:
+        server.wait_for("p/", "x = 0.5")
+        yield project, server
+    finally:
+        server.close()
+
+
+def _edit(path, text: str) -> None:
+    time.sleep(0.3)  # a watcher that batches events sees each edit as its own
+    path.write_text(text, encoding="utf-8")
+
+
+def test_serve_rechecks_what_an_edit_touched_and_keeps_answering_whatever_a_snippet_does(served):
+    project, server = served
+    docs, snippet = project.root / "docs", project.root / "snippets" / "a.py"
+
+    _edit(docs / "q.md", "# Q\n\nProse only, edited: marker-prose.\n")
+    server.wait_for("q/", "marker-prose")
+    assert server.last_summary() == (0, 1), "a prose edit ran a snippet"
+
+    _edit(snippet, SNIPPET + "# marker-snippet\n")
+    server.wait_for("p/", "marker-snippet", "x = 0.5")
+    assert server.last_summary() == (1, 0), "a snippet edit did not run that snippet, or ran others"
+
+    _edit(snippet, "raise ValueError('broken on purpose')\n")
+    page = server.wait_for("p/", "This page does not build", "broken on purpose")
+    assert "ValueError" in page
+    assert "Prose only, edited" in server.get("q/")
+
+    _edit(snippet, "while True:\n    pass\n")
+    server.wait_for("p/", "Snippets still running", "snippets/a.py")
+    assert server.running_snippets(), "the looping snippet is not running"
+    start = time.monotonic()
+    assert "Prose only, edited" in server.get("q/") and "# P" not in server.get("q/")
+    assert time.monotonic() - start < 5, "serve stopped answering while a snippet loops"
+
+    _edit(snippet, SNIPPET + "# marker-fixed\n")
+    page = server.wait_for("p/", "marker-fixed", "x = 0.5", absent="Snippets still running")
+    assert "This page does not build" not in page
+    deadline = time.monotonic() + 15
+    while server.running_snippets() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert server.running_snippets() == [], "the superseded looping run was left running"
