@@ -31,8 +31,10 @@ from __future__ import annotations
 
 import fnmatch
 import logging
-import sys
 import posixpath
+import signal
+import sys
+import threading
 from pathlib import Path
 
 from mkdocs.config import config_options
@@ -43,7 +45,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.utils.meta import get_data
 
 from .engine import Build, Engine, decode_page
-from .site import Staged, stage
+from .site import Staged, download_path, stage
 from .render import VERIFICATION_PAGE, unrendered_ties
 
 log = get_plugin_logger(__name__)
@@ -73,6 +75,10 @@ def _serve_logger() -> logging.Logger:
     return logger
 
 
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
 class SnipcheckConfig(Config):
     snippets_dir = config_options.Type(str, default="snippets")
     cache_dir = config_options.Type(str, default=".cache/snipcheck")
@@ -98,6 +104,11 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
+        if (self.serving and threading.current_thread() is threading.main_thread()
+                and signal.getsignal(signal.SIGTERM) is signal.SIG_DFL):
+            # A terminated server (an editor, a script or CI stopping it) stops its snippets as
+            # Ctrl-C does: MkDocs shuts down on KeyboardInterrupt and calls on_shutdown.
+            signal.signal(signal.SIGTERM, _interrupt)
 
     def on_config(self, config):
         root = Path(config.config_file_path).resolve().parent
@@ -243,12 +254,7 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
     def on_post_build(self, *, config) -> None:
         """Each notebook's ``.ipynb`` download (copied beside its page by mkdocs-jupyter's
         ``include_source``) replaced by the notebook as downloaded: absolute links."""
-        if self.files is None:
-            return
         for nb_uri, data in self.staged.downloads.items():
-            file = self.files.get_file_from_path(nb_uri)
-            if file is None:
-                continue
-            target = Path(file.abs_dest_path).parent / posixpath.basename(nb_uri)
+            target = Path(config.site_dir) / download_path(nb_uri, self.use_directory_urls)
             if target.is_file() and target.read_bytes() != data:
                 target.write_bytes(data)

@@ -94,16 +94,20 @@ def notebook_uri(page_uri: str, notebooks_dir: str) -> str:
     return f"{notebooks_dir}/{posixpath.splitext(page_uri)[0].replace('/', '-')}.ipynb"
 
 
-def download_url(nb_uri: str, use_directory_urls: bool = True, site_url: str = "") -> str:
-    """Where a notebook's ``.ipynb`` is downloaded from: beside its rendered page, as mkdocs-jupyter
-    puts it (``notebooks/02-x/02-x.ipynb``). Relative to that page (its bare name) without
-    ``site_url``; absolute under it with one."""
-    name = posixpath.basename(nb_uri)
-    if not site_url:
-        return name
+def download_path(nb_uri: str, use_directory_urls: bool = True) -> str:
+    """Where a notebook's ``.ipynb`` is offered in the built site, relative to its root: beside its
+    rendered page, as mkdocs-jupyter puts it (``notebooks/02-x/02-x.ipynb``)."""
     folder = page_url(nb_uri, use_directory_urls)
     folder = folder.rstrip("/") if folder.endswith("/") else posixpath.dirname(folder)
-    return site_url.rstrip("/") + "/" + (f"{folder}/" if folder else "") + name
+    return (f"{folder}/" if folder else "") + posixpath.basename(nb_uri)
+
+
+def download_url(nb_uri: str, use_directory_urls: bool = True, site_url: str = "") -> str:
+    """The URL of a notebook's download: relative to its page (its bare name) without ``site_url``,
+    absolute under it with one."""
+    if not site_url:
+        return posixpath.basename(nb_uri)
+    return site_url.rstrip("/") + "/" + download_path(nb_uri, use_directory_urls)
 
 
 def has_notebook(build: Build, uri: str) -> bool:

@@ -4,8 +4,8 @@ answering, whatever a snippet does.
 One server, one session, edits in turn: a prose edit runs no snippet; a snippet edit runs that
 snippet alone; a snippet that raises shows its error at the top of its page; a snippet that loops
 shows as still running after ``serve_wait`` while every page keeps answering; fixing it replaces
-the looping run (which is stopped, not left to its timeout) and the page shows the new output.
-A real server, because the promise is about what an author sees in the browser.
+the looping run (which is stopped, not left to its timeout) and the page shows the new output;
+and a server that is terminated while a snippet loops leaves no snippet running. A real server, because the promise is about what an author sees in the browser.
 """
 
 from __future__ import annotations
@@ -85,9 +85,18 @@ class Served:
         assert found, self.log.read_text(errors="replace")
         return int(found[-1][0]), int(found[-1][1])
 
+    def snippet_processes(self) -> list[psutil.Process]:
+        found = []
+        for process in psutil.Process(self.process.pid).children(recursive=True):
+            try:
+                if process.status() != psutil.STATUS_ZOMBIE and "_bootstrap.py" in " ".join(process.cmdline()):
+                    found.append(process)
+            except psutil.NoSuchProcess:
+                continue
+        return found
+
     def running_snippets(self) -> list[str]:
-        return [" ".join(p.cmdline()) for p in psutil.Process(self.process.pid).children(recursive=True)
-                if p.is_running() and p.status() != psutil.STATUS_ZOMBIE and "_bootstrap.py" in " ".join(p.cmdline())]
+        return [" ".join(p.cmdline()) for p in self.snippet_processes() if _alive(p)]
 
     def close(self) -> None:
         self.process.terminate()
@@ -97,6 +106,21 @@ class Served:
             self.process.kill()
             self.process.wait()
         self.output.close()
+
+
+def _alive(process: psutil.Process) -> bool:
+    try:
+        return process.is_running() and process.status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
+def _gone(processes: list[psutil.Process], seconds: float) -> list[psutil.Process]:
+    """The processes still alive after waiting up to ``seconds`` for them to end."""
+    deadline = time.monotonic() + seconds
+    while any(_alive(p) for p in processes) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return [p for p in processes if _alive(p)]
 
 
 @pytest.fixture
@@ -149,3 +173,11 @@ def test_serve_rechecks_what_an_edit_touched_and_keeps_answering_whatever_a_snip
     while server.running_snippets() and time.monotonic() < deadline:
         time.sleep(0.2)
     assert server.running_snippets() == [], "the superseded looping run was left running"
+
+    _edit(snippet, "while True:\n    pass\n")
+    server.wait_for("p/", "Snippets still running")
+    looping = server.snippet_processes()
+    assert looping
+    server.process.terminate()  # as an editor or a script stops the server
+    server.process.wait(timeout=60)
+    assert _gone(looping, 15) == [], "a terminated server left its looping snippet running"
