@@ -8,11 +8,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 AXE := tests/gates/node_modules/axe-core/axe.min.js
-export NO_MKDOCS_2_WARNING := 1
 
 OFFLINE_ZIP := downloads/attention-computed-offline.zip
 
-.PHONY: serve test build offline publish check accept bench measure browser clean
+.PHONY: serve test build offline publish check accept bench measure properdocs browser clean
 
 # requirements.lock pins every package the site and the tests need (toolchain/requirements*.txt are
 # the direct ones); then attn (./pyproject.toml) and the toolchain (toolchain/, the snipcheck plugin)
@@ -29,8 +28,10 @@ serve: $(STAMP)
 test: $(STAMP) browser
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
+# The built site is scanned for anything fetched from another host (any builder's output can be).
 build: $(STAMP)
 	$(BIN)/mkdocs build --strict
+	$(BIN)/python -m snipcheck offline site
 
 # The site for reading from disk (file://): Material's offline plugin, into site-offline/.
 offline: $(STAMP)
@@ -42,6 +43,7 @@ publish: $(STAMP)
 	OFFLINE=false OFFLINE_ZIP=$(OFFLINE_ZIP) $(BIN)/mkdocs build --strict
 	$(MAKE) --no-print-directory offline
 	$(BIN)/python scripts/offline_zip.py site-offline site/$(OFFLINE_ZIP)
+	$(BIN)/python -m snipcheck offline site
 
 check: $(STAMP)
 	$(BIN)/python -m snipcheck check
@@ -55,6 +57,11 @@ bench: $(STAMP)
 
 measure: $(STAMP)
 	$(BIN)/python scripts/measure_build.py $(ARGS)
+
+# The same sources built with ProperDocs (the MkDocs fork), every content page compared with
+# MkDocs' build: one more whole build, so apart from make test; CI runs it after make test.
+properdocs: $(STAMP)
+	$(BIN)/python -m pytest -m builders tests/gates $(PYTEST_ARGS)
 
 browser:
 	@scripts/install-chromium

@@ -133,7 +133,8 @@ def requirements(pairs: list[str], site_url: str) -> dict[str, str]:
         module, sep, spec = pair.partition("=")
         module, spec = module.strip(), spec.strip()
         if not sep or not module.isidentifier() or not spec:
-            raise ValueError(f"--require {pair!r}: write MODULE=REQUIREMENT, e.g. attn=downloads/attn-0.1.0-py3-none-any.whl")
+            raise ValueError(f"--require {pair!r}: write MODULE=REQUIREMENT, "
+                             "e.g. attn=downloads/attn-0.1.0-py3-none-any.whl")
         if "/" in spec and "://" not in spec:
             if not site_url:
                 raise ValueError(f"--require {pair!r}: a file of the site needs --site-url (a downloaded notebook "

@@ -145,7 +145,8 @@ def remote_fetches(text: str, suffix: str, path: str = "") -> list[Fetch]:
         return [Fetch(path, _line(text, url), "CSS", url) for url in css_urls(text) if is_remote(url)]
     if suffix in JS_SUFFIXES:
         found = [Fetch(path, text.count("\n", 0, m.start()) + 1, "script", m["url"]) for m in JS_FETCHES.finditer(text)]
-        return found + [Fetch(path, _line(text, url), "CSS in a script", url) for url in css_urls(text) if is_remote(url)]
+        found += [Fetch(path, _line(text, url), "CSS in a script", url) for url in css_urls(text) if is_remote(url)]
+        return found
     return []
 
 
@@ -180,8 +181,8 @@ def main(site: str) -> int:
     for fetch in found:
         print(f"{site.rstrip('/')}/{fetch}", file=sys.stderr)
     if found:
-        print(f"snipcheck: offline: {len(found)} fetch(es) from another host in {files} files: the site must work offline",
-              file=sys.stderr)
+        print(f"snipcheck: offline: {len(found)} fetch(es) from another host in {files} files: "
+              "the site must work offline", file=sys.stderr)
         return 1
     print(f"snipcheck: offline: {files} files read, nothing fetched from another host", file=sys.stderr)
     return 0

@@ -30,6 +30,21 @@ from sitekit import (CHROMIUM, CHROMIUM_ARGS, OFFLINE_ZIP, ROOT, SITE_PREFIX, Bu
                      offline_build_env, write_offline_zip)
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", "builders: builds the site with another builder (make properdocs)")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Tests marked ``builders`` run only when asked for by name, ``-m builders`` (make properdocs,
+    which CI runs after make test): they cost another whole build."""
+    if "builders" in (config.getoption("markexpr", "") or ""):
+        return
+    kept = [item for item in items if item.get_closest_marker("builders") is None]
+    if len(kept) != len(items):
+        config.hook.pytest_deselected(items=[item for item in items if item not in kept])
+        items[:] = kept
+
+
 @pytest.fixture(scope="session")
 def site_build(tmp_path_factory) -> BuildRun:
     """The real project, built strictly into a temporary folder (never into the shared site/)."""

@@ -96,10 +96,11 @@ class BuildRun:
 
 
 def mkdocs_build(project: Path, site_dir: Path, *, env: dict[str, str] | None = None,
-                 timeout: float = BUILD_TIMEOUT) -> BuildRun:
+                 timeout: float = BUILD_TIMEOUT, builder: str = "mkdocs") -> BuildRun:
     """``mkdocs build --strict`` of ``project`` into ``site_dir``, as ``make publish`` runs it
-    (``PUBLISH_ENV``; ``env`` adds to it or overrides it)."""
-    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(project / "mkdocs.yml"),
+    (``PUBLISH_ENV``; ``env`` adds to it or overrides it); ``builder``: another MkDocs-compatible
+    builder's module (``properdocs``), run with the same arguments."""
+    command = [sys.executable, "-m", builder, "build", "--strict", "-f", str(project / "mkdocs.yml"),
                "-d", str(site_dir)]
     full_env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **PUBLISH_ENV, **(env or {})}
     start = time.monotonic()

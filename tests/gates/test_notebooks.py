@@ -146,8 +146,7 @@ def test_every_notebook_runs_as_downloaded_in_a_fresh_python_3_12(notebooks, rea
     # The notebook that installs the most goes first, alone; the others then find it all installed.
     wants = {p: _setup_source(p) or "" for p in downloaded}
     first = max(downloaded, key=lambda p: (wants[p].count("', '"), p.name))
-    assert all(("'attn'" in wants[p]) <= ("'attn'" in wants[first]) and ("'matplotlib'" in wants[p]) <= ("'matplotlib'" in wants[first])
-               for p in downloaded)
+    assert all((f"'{m}'" in wants[p]) <= (f"'{m}'" in wants[first]) for m in ("attn", "matplotlib") for p in downloaded)
     assert "'attn', '" + server.url + "downloads/attn-" in wants[first], wants[first]
 
     def run(path: Path) -> list[str]:
@@ -172,8 +171,8 @@ def test_the_set_up_cell_installs_nothing_where_everything_imports(notebooks, tm
     nb = nbformat.v4.new_notebook()
     assert setup.count("%pip install") == 1
     # As shipped, but pip would fail the cell instead of installing into the project's environment.
-    nb.cells = [nbformat.v4.new_code_cell(setup.replace("%pip install", "raise RuntimeError(f'would install {missing}')  #")),
-                nbformat.v4.new_code_cell("print(missing)")]
+    guarded = setup.replace("%pip install", "raise RuntimeError(f'would install {missing}')  #")
+    nb.cells = [nbformat.v4.new_code_cell(guarded), nbformat.v4.new_code_cell("print(missing)")]
     nb.cells[-1].outputs = [nbformat.v4.new_output("stream", name="stdout", text="[]\n")]
     nb.cells[-1].metadata["snipcheck"] = {"snippet": "snippets/t.py"}
     path = tmp_path / "setup.ipynb"

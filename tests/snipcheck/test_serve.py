@@ -5,7 +5,8 @@ One server, one session, edits in turn: a prose edit runs no snippet; a snippet 
 snippet alone; a snippet that raises shows its error at the top of its page; a snippet that loops
 shows as still running after ``serve_wait`` while every page keeps answering; fixing it replaces
 the looping run (which is stopped, not left to its timeout) and the page shows the new output;
-and a server that is terminated while a snippet loops leaves no snippet running. A real server, because the promise is about what an author sees in the browser.
+and a server that is terminated while a snippet loops leaves no snippet running. A real server,
+because the promise is about what an author sees in the browser.
 """
 
 from __future__ import annotations
