@@ -16,7 +16,7 @@ import re
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 
-from snipcheck.offline import html_fetches, is_remote
+from snipcheck.offline import is_remote, remote_html_fetches
 
 _NBCONVERT_MATHJAX = re.compile(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", re.DOTALL)
 
@@ -36,7 +36,7 @@ def local_polyfills(polyfills: list[str]) -> list[str]:
 
 def remote_fetches(html: str) -> list[str]:
     """Every URL on another host that a browser would fetch while showing ``html``."""
-    return [url for _, _, url in html_fetches(html) if is_remote(url)]
+    return [url for _, _, url in remote_html_fetches(html)]
 
 
 @event_priority(-50)  # after the plugins' own on_config (the offline plugin adds its shim there)

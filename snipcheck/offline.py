@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 import sys
 from dataclasses import dataclass
+from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -136,11 +137,55 @@ def html_fetches(html: str) -> list[tuple[int, str, str]]:
     return parser.found
 
 
+_TAG_BODY = r"""\b(?:[^>"']|"[^"]*"|'[^']*')*>"""
+# The parts of a page that can fetch: start tags of the elements that load something and style
+# blocks; comments and the text of scripts are passed over. Style attributes, on any tag: _STYLE_ATTR.
+_PARTS = re.compile(  # one "<" first: most of a page's tags are rejected at their second character
+    r"<(?:!--.*?-->"
+    r"|style" + _TAG_BODY + r"(?P<css>.*?)</style\s*>"
+    r"|(?P<script>script" + _TAG_BODY + r").*?</script\s*>"
+    r"|(?P<tag>(?:" + "|".join(sorted(set(FETCHED_ATTRS) | {"link", "meta"}, key=len, reverse=True)) + r")"
+    + _TAG_BODY + "))",
+    re.IGNORECASE | re.DOTALL,
+)
+_STYLE_ATTR = re.compile(r"""\sstyle\s*=\s*(?:"(?P<double>[^"]*)"|'(?P<single>[^']*)')""", re.IGNORECASE)
+
+
+def remote_html_fetches(html: str) -> list[tuple[int, str, str]]:
+    """(line, what, url) for every URL on another host that a browser fetches while showing
+    ``html``: what ``html_fetches`` finds on another host, without parsing the whole page (a page of
+    highlighted code or formulas holds many thousands of tags, none of which fetches anything)."""
+    found, passed_over = [], []
+    for part in _PARTS.finditer(html):
+        text = part.group()
+        if part["tag"] is None:
+            passed_over.append((part.start(), part.end()))  # its text is not markup
+        if "//" not in text:  # a URL on another host starts with // or a scheme and //
+            continue
+        line = html.count("\n", 0, part.start())
+        if part["css"] is not None:
+            css = part["css"]
+            start = part.start("css") - part.start()
+            found += [(line + text.count("\n", 0, start + css.find(url)) + 1, "inline CSS", url)
+                      for url in css_urls(css) if is_remote(url)]
+        elif part["script"] is not None or part["tag"] is not None:
+            tag = "<" + part["script"] if part["script"] is not None else text
+            found += [(line + at, what, url) for at, what, url in html_fetches(tag) if is_remote(url)
+                      if what != "inline CSS"]  # style attributes: below, for every tag alike
+    for attr in _STYLE_ATTR.finditer(html):
+        value = attr["double"] if attr["double"] is not None else attr["single"]
+        if "//" not in value or any(a <= attr.start() < b for a, b in passed_over):
+            continue
+        line = html.count("\n", 0, attr.start()) + 1
+        found += [(line, "inline CSS", url) for url in css_urls(unescape(value)) if is_remote(url)]
+    return sorted(found, key=lambda f: f[0])
+
+
 def remote_fetches(text: str, suffix: str, path: str = "") -> list[Fetch]:
     """What a file of the given suffix (``.html``, ``.css``, ``.js``) fetches from another host."""
     suffix = suffix.lower()
     if suffix in HTML_SUFFIXES:
-        return [Fetch(path, line, what, url) for line, what, url in html_fetches(text) if is_remote(url)]
+        return [Fetch(path, line, what, url) for line, what, url in remote_html_fetches(text)]
     if suffix in CSS_SUFFIXES:
         return [Fetch(path, _line(text, url), "CSS", url) for url in css_urls(text) if is_remote(url)]
     if suffix in JS_SUFFIXES:

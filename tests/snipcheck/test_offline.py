@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from snipcheck.cli import main
-from snipcheck.offline import html_fetches, remote_fetches, scan
+from snipcheck.offline import html_fetches, remote_fetches, remote_html_fetches, scan
 
 CLEAN_PAGE = """<!doctype html>
 <html><head>
@@ -70,6 +70,22 @@ def test_a_planted_external_url_fails_with_its_file_line_and_url(tmp_path, capsy
 ])
 def test_what_a_browser_fetches_from_another_host(html, remote):
     assert [f.url for f in remote_fetches(html, ".html", "p.html")] == remote
+    # the quick scan of the parts that can fetch finds what parsing the whole page finds
+    assert [f[1:] for f in remote_html_fetches(html)] == [f[1:] for f in html_fetches(html) if f[2] in remote]
+
+
+@pytest.mark.parametrize(("html", "found"), [
+    ("<!-- <script src='https://x.example/old.js'></script> -->", []),
+    ("<script>const s = '<img src=\"https://x.example/in-a-string.png\">';</script>", []),
+    ('<img alt="a > b" src="https://x.example/after-a-bracket.png">',
+     [(1, "<img>", "https://x.example/after-a-bracket.png")]),
+    ('<p title="//not a fetch">x</p><span style="color: red">y</span>', []),
+    ('<p>\n<span class="a" style="background: url(//x.example/s.png)">z</span>', [(2, "inline CSS", "//x.example/s.png")]),
+    ("<style>\np { color: red }\n</style><style>\n\n@import url('https://x.example/i.css');\n</style>",
+     [(5, "inline CSS", "https://x.example/i.css")]),
+])
+def test_comments_and_script_text_fetch_nothing_and_lines_are_right(html, found):
+    assert remote_html_fetches(html) == found
 
 
 def test_lines_are_counted_in_the_file_and_local_fetches_are_listed_but_not_remote():
