@@ -21,6 +21,7 @@ environment that has them (the project's own) it installs nothing.
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import posixpath
 
@@ -76,18 +77,22 @@ def _code(text: str, name: str, result: SnippetResult | None, count: int) -> dic
 def imported_modules(sources: list[str]) -> set[str]:
     """The top-level names of every module that ``sources`` import (``import a.b``, ``from a
     import b``; relative imports and sources that do not parse count for nothing)."""
+    return set().union(*map(_imports_of, sources)) if sources else set()
+
+
+@functools.lru_cache(maxsize=1024)  # a build asks for each snippet's imports several times
+def _imports_of(source: str) -> frozenset[str]:
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return frozenset()
     found: set[str] = set()
-    for source in sources:
-        try:
-            tree = ast.parse(source)
-        except SyntaxError:
-            continue
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                found.update(alias.name.split(".")[0] for alias in node.names)
-            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                found.add(node.module.split(".")[0])
-    return found
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module.split(".")[0])
+    return frozenset(found)
 
 
 def install_cell(requires: dict[str, str]) -> dict | None:
