@@ -103,6 +103,7 @@ class Engine:
         self.runner = Runner(self.root, self.snippets_dir, self.root / cache_dir, refresh=refresh,
                              check_determinism=check_determinism, jobs=jobs, mode=mode, serve_wait=serve_wait, warn=warn)
         self._before: dict[str, str] | None = None
+        self._parsed: dict[str, tuple[str, Document]] = {}  # serve: src_uri -> (text, its reading)
 
     def _rel(self, path: Path) -> str:
         try:
@@ -175,8 +176,17 @@ class Engine:
         return out
 
     def parse(self, pages: dict[str, str]) -> dict[str, Document]:
+        """Each page read into its regions. Under ``mkdocs serve`` a page whose text did not change
+        since the last rebuild keeps its reading (a Document is not changed once read), so an
+        edit reads only the page it touched."""
         prefix = self._rel(self.docs_dir)
-        return {uri: parse(text, posixpath.join(prefix, uri), uri) for uri, text in sorted(pages.items())}
+        docs = {}
+        for uri, text in sorted(pages.items()):
+            kept = self._parsed.get(uri)
+            docs[uri] = kept[1] if kept is not None and kept[0] == text else parse(text, posixpath.join(prefix, uri), uri)
+        if self.mode == "serve":
+            self._parsed = {uri: (pages[uri], doc) for uri, doc in docs.items()}
+        return docs
 
     def requests(self, docs: dict[str, Document]) -> dict[str, Request]:
         requests: dict[str, Request] = {}

@@ -182,3 +182,14 @@ def test_serve_rechecks_what_an_edit_touched_and_keeps_answering_whatever_a_snip
     server.process.terminate()  # as an editor or a script stops the server
     server.process.wait(timeout=60)
     assert _gone(looping, 15) == [], "a terminated server left its looping snippet running"
+
+
+def test_under_serve_a_rebuild_reads_again_only_the_pages_whose_text_changed(project):
+    engine = project.engine(mode="serve")
+    pages = {"p.md": "# P\n\nIt is {{ 2 = x }}.\n", "q.md": "# Q\n\nProse.\n"}
+    first = engine.parse(pages)
+    second = engine.parse({**pages, "q.md": "# Q\n\nProse, edited.\n"})
+    assert second["p.md"] is first["p.md"] and second["q.md"] is not first["q.md"]
+    assert "edited" in second["q.md"].text
+    build_engine = project.engine()  # a build reads every page afresh
+    assert build_engine.parse(pages)["p.md"] is not build_engine.parse(pages)["p.md"]
