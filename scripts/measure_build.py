@@ -28,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -81,10 +82,15 @@ class Serve:
         self.process = subprocess.Popen([*MKDOCS, "serve", "-a", f"127.0.0.1:{self.port}"],
                                         cwd=project, env=ENV, stdin=subprocess.DEVNULL,
                                         stdout=open(self.log, "wb"), stderr=subprocess.STDOUT)
+        self.base = "/"
         self.wait_for("", "", timeout=600)
+        # mkdocs serve serves the site at the path of its site_url (/attention-computed/), and
+        # redirects the root there: every page is asked for under that path.
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/", timeout=120) as response:
+            self.base = urllib.parse.urlsplit(response.geturl()).path.rstrip("/") + "/"
 
     def get(self, path: str) -> str:
-        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/{path}", timeout=120) as response:
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}{self.base}{path}", timeout=120) as response:
             return response.read().decode("utf-8", "replace")
 
     def wait_for(self, path: str, text: str, timeout: float = 120) -> float:
