@@ -45,7 +45,8 @@ print("key blocks:", n_blocks, " largest score block:", largest_block)
 print("plain attention's score matrix:", (n, n))
 # Differences at rounding level depend on the BLAS kernel, so print their size class only.
 roundoff = 1e-14
-print("max |by hand - plain| < 1e-14:      ", bool(diff_by_hand < roundoff))
+by_hand_matches = bool(diff_by_hand < roundoff)
+print("max |by hand - plain| < 1e-14:      ", by_hand_matches)
 print("max |blockwise - plain| < 1e-14:    ", bool(diff_library < roundoff))
 print("same, with the causal mask < 1e-14: ", bool(masked_diff < roundoff))
 print("max_abs_diff <= 1e-12:", bool(max_abs_diff <= 1e-12))
