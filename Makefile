@@ -22,8 +22,10 @@ $(STAMP): pyproject.toml requirements.lock toolchain/pyproject.toml
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e . -e ./toolchain
 	touch $(STAMP)
 
+# --dirty: an edit rebuilds only the pages it changed (the snipcheck plugin adds every page whose
+# rendered form changed, a snippet edit say); the first build is whole.
 serve: $(STAMP)
-	$(BIN)/mkdocs serve -a 127.0.0.1:8000
+	$(BIN)/mkdocs serve --dirty -a 127.0.0.1:8000
 
 test: $(STAMP) browser
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
@@ -37,10 +39,10 @@ build: $(STAMP)
 offline: $(STAMP)
 	OFFLINE=true OFFLINE_ZIP= NOTEBOOK_CACHE=.cache/mkdocs-jupyter-offline $(BIN)/mkdocs build --strict -d site-offline
 
-# The site as published: built (its footer offers the zip), then the offline build (warm: it
-# reuses the snippet results), zipped into it.
+# The site as published: built with every new snippet result run twice and compared (its footer
+# offers the zip), then the offline build (warm: it reuses the snippet results), zipped into it.
 publish: $(STAMP)
-	OFFLINE=false OFFLINE_ZIP=$(OFFLINE_ZIP) $(BIN)/mkdocs build --strict
+	SNIPCHECK_TWICE=true OFFLINE=false OFFLINE_ZIP=$(OFFLINE_ZIP) $(BIN)/mkdocs build --strict
 	$(MAKE) --no-print-directory offline
 	$(BIN)/python scripts/offline_zip.py site-offline site/$(OFFLINE_ZIP)
 	$(BIN)/python -m snipcheck offline site

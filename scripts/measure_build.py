@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import socket
 import statistics
@@ -38,6 +39,21 @@ MKDOCS = [sys.executable, "-m", "mkdocs"]
 PROSE_PAGE = "docs/index.md"
 SNIPPET = "02_one_head.py"  # a short snippet, on the page below
 SNIPPET_PAGE = "docs/02-one-head-by-hand.md"
+
+
+def _serve_flags() -> list[str]:
+    """The flags `make serve` gives `mkdocs serve`, but its address: what an author runs."""
+    recipe = re.search(r"^serve:.*\n\t(?P<line>.*)$", (ROOT / "Makefile").read_text(encoding="utf-8"), re.MULTILINE)
+    if recipe is None:
+        raise SystemExit("the Makefile has no serve target")
+    words = recipe["line"].split()
+    flags = words[words.index("serve") + 1:]
+    if "-a" in flags:
+        del flags[flags.index("-a"): flags.index("-a") + 2]
+    return flags
+
+
+SERVE_FLAGS = _serve_flags()
 
 
 def load() -> str:
@@ -79,7 +95,7 @@ class Serve:
     def __init__(self, project: Path) -> None:
         self.port = _free_port()
         self.log = project / "serve.log"
-        self.process = subprocess.Popen([*MKDOCS, "serve", "-a", f"127.0.0.1:{self.port}"],
+        self.process = subprocess.Popen([*MKDOCS, "serve", *SERVE_FLAGS, "-a", f"127.0.0.1:{self.port}"],
                                         cwd=project, env=ENV, stdin=subprocess.DEVNULL,
                                         stdout=open(self.log, "wb"), stderr=subprocess.STDOUT)
         self.base = "/"

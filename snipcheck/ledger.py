@@ -95,6 +95,13 @@ def verification_page(build, titles: dict[str, str], use_directory_urls: bool = 
     measured = sum(c.measured for c in checks)
     failing = sum(not c.ok for c in checks)
     out = [
+        # The page's own filter finds a number by value or name; in the site's search its thousands
+        # of rows would bury the pages that teach (and indexing them costs seconds per build).
+        "---",
+        "search:",
+        "  exclude: true",
+        "---",
+        "",
         "# Verification",
         "",
         "Every number on this site is either **computed** by a snippet when the site is built, and",

@@ -75,6 +75,13 @@ def _serve_logger() -> logging.Logger:
     return logger
 
 
+def _not_the_dirty_notice(record: logging.LogRecord) -> bool:
+    """MkDocs warns on every ``--dirty`` rebuild that pages it did not rebuild may be stale, which
+    would abort a strict preview. Under ``mkdocs serve --dirty`` the plugin rebuilds every page
+    whose rendered form changed (``_mark_changed``), so the notice is dropped there, and only there."""
+    return not str(record.msg).startswith("A 'dirty' build is being performed")
+
+
 def _interrupt(signum, frame):
     raise KeyboardInterrupt
 
@@ -101,9 +108,15 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
         self.generated_verification = False
         self.site_url = ""
         self.requires: dict[str, str] = {}
+        self.dirty = False  # `mkdocs serve --dirty`: MkDocs rebuilds only the pages it finds modified
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
+        self.dirty = dirty
+        if self.serving and dirty:
+            build_log = logging.getLogger("mkdocs.commands.build")
+            if _not_the_dirty_notice not in build_log.filters:
+                build_log.addFilter(_not_the_dirty_notice)
         if (self.serving and threading.current_thread() is threading.main_thread()
                 and signal.getsignal(signal.SIGTERM) is signal.SIG_DFL):
             # A terminated server (an editor, a script or CI stopping it) stops its snippets as
@@ -156,13 +169,28 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
         self.site_url = config.site_url or ""
         self.requires = self._requires(files)
         self.generated_verification = files.get_file_from_path(VERIFICATION_PAGE) is None
+        before = self.staged.pages
         self._take(build)
+        dirty = self.serving and self.dirty
         for src_uri, data in self.staged.files.items():
-            if src_uri.endswith(".ipynb"):
-                files.append(self._notebook_file(src_uri, data, config))
+            if src_uri.endswith(".ipynb") or dirty:
+                files.append(self._stable_file(src_uri, data, config))
             else:
                 files.append(File.generated(config, src_uri, content=data))
+        if dirty:
+            self._mark_changed(files, before)
         return files
+
+    def _mark_changed(self, files: Files, before: dict[str, str]) -> None:
+        """``mkdocs serve --dirty`` rebuilds a page only when its source is newer than its HTML. A
+        page whose rendered form changed while its source did not (a snippet it runs was edited, a
+        run ended, a tie's value changed) loses its HTML, so that MkDocs rebuilds it too."""
+        for src_uri, text in self.staged.pages.items():
+            if before.get(src_uri) == text:
+                continue
+            file = files.get_file_from_path(src_uri)
+            if file is not None and file.abs_dest_path:
+                Path(file.abs_dest_path).unlink(missing_ok=True)
 
     def _requires(self, files: Files) -> dict[str, str]:
         """``notebook_requires`` with each path of the site made an absolute URL (see above)."""
@@ -188,7 +216,9 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
         if build.complete:
             log.info(f"{len(build.stats.ran)} snippets run, {len(build.stats.cached)} from cache; "
                      f"{len(build.checks)} numbers checked, {len(build.citations)} quoted, {len(build.problems)} problems"
-                     + (f"; {len(build.stats.pending)} still running" if build.stats.pending else ""))
+                     + (f"; {len(build.stats.pending)} still running" if build.stats.pending else "")
+                     + ("; each new result was run twice, side by side, and compared" if self.engine.runner.check_determinism
+                        else "; each snippet ran once (SNIPCHECK_TWICE=true: twice, compared)"))
         if build.problems:
             if not self.serving:
                 raise PluginError(f"snipcheck found {len(build.problems)} problem(s):\n{build.report()}")
@@ -210,9 +240,10 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
             if file is not None and src_uri in self.staged.files:
                 file.content_bytes = self.staged.files[src_uri]
 
-    def _notebook_file(self, src_uri: str, data: bytes, config) -> File:
-        """A notebook as a real file under a source folder of its own (mkdocs-jupyter reads
-        notebooks by path), rewritten only when its bytes change."""
+    def _stable_file(self, src_uri: str, data: bytes, config) -> File:
+        """A file the build adds, as a real file under a source folder of its own, rewritten only
+        when its bytes change: mkdocs-jupyter reads notebooks by path, and ``mkdocs serve --dirty``
+        rebuilds a page (the verification page) or copies a figure only when it is newer."""
         src_dir = self.engine.root / self.config.cache_dir / "site"
         path = src_dir / src_uri
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -227,7 +258,8 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
         if self.build.needs(uri) or (uri == VERIFICATION_PAGE and self.generated_verification):
             self._complete()
         if uri == VERIFICATION_PAGE and self.generated_verification:
-            return self.staged.files[VERIFICATION_PAGE].decode("utf-8")
+            body, _ = get_data(self.staged.files[VERIFICATION_PAGE].decode("utf-8"))  # MkDocs has read the front matter
+            return body
         if uri not in self.staged.pages:
             return markdown
         body, _ = get_data(self.staged.pages[uri])  # MkDocs has read the front matter

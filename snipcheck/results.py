@@ -51,6 +51,7 @@ class SnippetResult:
     figures: dict[str, str] = field(default_factory=dict)  # file name -> base64 bytes
     imported: dict[str, str] = field(default_factory=dict)  # project file read -> sha256
     seconds: float = 0.0
+    runs: int = 1  # runs that gave this same result (2: the determinism check compared two)
     from_cache: bool = False
     live: bool = False  # measured by this build (or, under serve, by this serve session)
     pending: bool = False  # under serve: still running in the background

@@ -71,3 +71,15 @@ def test_a_new_tool_version_invalidates_everything(two_module_project, monkeypat
 
     monkeypatch.setattr(runner, "RUNNER_VERSION", "changed")
     assert len(two_module_project.build().stats.ran) == 3
+
+
+def test_a_result_run_once_is_run_again_by_a_build_that_compares_two_runs(two_module_project):
+    once = two_module_project.build(check_determinism=False)
+    assert all(r.runs == 1 for r in once.results.values())
+    assert len(two_module_project.build(check_determinism=False).stats.cached) == 3
+    twice = two_module_project.build(check_determinism=True)
+    assert sorted(twice.stats.ran) == ["plain.py", "uses_a.py", "uses_b.py"] and twice.stats.cached == []
+    assert all(r.runs == 2 for r in twice.results.values())
+    # What two runs agreed on serves either kind of build.
+    assert len(two_module_project.build(check_determinism=True).stats.cached) == 3
+    assert len(two_module_project.build(check_determinism=False).stats.cached) == 3
