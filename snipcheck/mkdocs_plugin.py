@@ -32,6 +32,8 @@ from __future__ import annotations
 import fnmatch
 import logging
 import posixpath
+import re
+import secrets
 import signal
 import sys
 import threading
@@ -49,6 +51,8 @@ from .site import Staged, download_path, stage
 from .render import VERIFICATION_PAGE, unrendered_ties
 
 log = get_plugin_logger(__name__)
+_ANCHOR_ID = re.compile(r'<[a-z]+ id="([^"]+)"')
+_ROW_BLOCK = re.compile(r'^<details class="snipcheck-rows">\n.*?^</details>$', re.MULTILINE | re.DOTALL)
 
 
 class _StderrHandler(logging.StreamHandler):
@@ -109,6 +113,8 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
         self.site_url = ""
         self.requires: dict[str, str] = {}
         self.dirty = False  # `mkdocs serve --dirty`: MkDocs rebuilds only the pages it finds modified
+        self._rows: list[str] = []  # the verification page's row tables, set aside from Markdown
+        self._rows_pattern: re.Pattern | None = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving = command == "serve"
@@ -259,13 +265,46 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
             self._complete()
         if uri == VERIFICATION_PAGE and self.generated_verification:
             body, _ = get_data(self.staged.files[VERIFICATION_PAGE].decode("utf-8"))  # MkDocs has read the front matter
-            return body
+            # MkDocs checks links against the anchors it found while rendering: the rows' anchors
+            # are added back with the rows (a builder without that record renders them in full).
+            return self._set_aside_rows(body) if hasattr(page, "present_anchor_ids") else body
         if uri not in self.staged.pages:
             return markdown
         body, _ = get_data(self.staged.pages[uri])  # MkDocs has read the front matter
         return body
 
+    def _set_aside_rows(self, body: str) -> str:
+        """The verification page's row tables are HTML already, which Markdown would only parse and
+        write out unchanged, at most of the page's rendering time: each is set aside behind a
+        placeholder here and put back, as written, by ``on_page_content``."""
+        self._rows = []
+        token = secrets.token_hex(8)
+
+        def set_aside(match: re.Match) -> str:
+            self._rows.append(match.group(0))
+            return f"<!-- snipcheck-rows {token} {len(self._rows) - 1} -->"
+
+        self._rows_pattern = re.compile(rf"<!-- snipcheck-rows {token} (\d+) -->")
+        return _ROW_BLOCK.sub(set_aside, body)
+
+    def _put_back_rows(self, html: str) -> str:
+        found = []
+
+        def put_back(match: re.Match) -> str:
+            found.append(int(match.group(1)))
+            return self._rows[int(match.group(1))]
+
+        html = self._rows_pattern.sub(put_back, html)
+        if sorted(found) != list(range(len(self._rows))):
+            raise PluginError(f"snipcheck: the verification page lost row tables in Markdown: put back {sorted(found)} "
+                              f"of {len(self._rows)}")
+        return html
+
     def on_page_content(self, html: str, *, page, config, files) -> str:
+        if page.file.src_uri == VERIFICATION_PAGE and self.generated_verification and self._rows_pattern is not None:
+            html, self._rows_pattern = self._put_back_rows(html), None
+            page.present_anchor_ids = (page.present_anchor_ids or set()) | {
+                anchor for rows in self._rows for anchor in _ANCHOR_ID.findall(rows)}
         if page.file.src_uri in self.notebooks.values():
             page.meta["search"] = {"exclude": True}  # the same code is on the section page
         if self.build is not None and page.file.src_uri in self.build.docs:

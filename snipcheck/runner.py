@@ -152,6 +152,10 @@ class Runner:
         self._started: dict[str, tuple[str, Future]] = {}  # build: live runs started, not yet collected
         self._looked_up: dict[str, tuple[str, SnippetResult | None]] = {}  # build: start_live's cache lookups
         self._hashes: FileHashes | None = None
+        # The last result of each snippet this runner stored or read back, with its key: the cache
+        # without reading and decoding its entry again, under the same test (every file the run
+        # read still has the hash it had then). Serve rebuilds in one process reuse it.
+        self._memo: dict[str, tuple[str, SnippetResult]] = {}
         self._live_pool: ThreadPoolExecutor | None = None
         self.on_background_done = None
         self.sandbox_note: str | None = None
@@ -273,7 +277,13 @@ class Runner:
             return None
         if self.refresh:
             return None
-        cached = self.cache.load(name, key, hashes)
+        memo = self._memo.get(name)
+        if memo is not None and memo[0] == key and all(hashes.get(rel) == digest for rel, digest in memo[1].imported.items()):
+            cached = memo[1]
+        else:
+            cached = self.cache.load(name, key, hashes)
+            if cached is not None:
+                self._memo[name] = (key, cached)
         if cached is not None and self.check_determinism and cached.runs < 2:
             return None  # run once when it was stored; this build compares two runs
         return cached
@@ -344,6 +354,8 @@ class Runner:
                     self._session[(name, key)] = result
             else:
                 self.cache.store(name, key, result)
+                stored = SnippetResult(**{**result.__dict__, "from_cache": True})
+                self._memo[name] = (key, stored)
         return result
 
     def _run_checked(self, name: str, request: Request) -> SnippetResult:

@@ -83,3 +83,22 @@ def test_a_result_run_once_is_run_again_by_a_build_that_compares_two_runs(two_mo
     # What two runs agreed on serves either kind of build.
     assert len(two_module_project.build(check_determinism=True).stats.cached) == 3
     assert len(two_module_project.build(check_determinism=False).stats.cached) == 3
+
+
+def test_one_engine_rebuilding_reuses_results_only_while_what_they_read_is_unchanged(two_module_project):
+    """Under mkdocs serve one engine builds again and again: it keeps the last result of each
+    snippet in memory instead of reading its cache entry back, under the same test as the cache."""
+    engine = two_module_project.engine(mode="serve")
+    assert sorted(engine.build().stats.ran) == ["plain.py", "uses_a.py", "uses_b.py"]
+    again = engine.build()
+    assert again.stats.ran == [] and len(again.stats.cached) == 3
+    two_module_project.module("pkg/a.py", "A = 10\n")
+    edited = engine.build()
+    assert edited.stats.ran == ["uses_a.py"] and edited.results["uses_a.py"].values["value"]["data"] == 10
+    two_module_project.snippet("plain.py", "value = 4\n")
+    assert engine.build().stats.ran == ["plain.py"]
+    entries = list((two_module_project.root / ".cache" / "snipcheck").glob("*.json"))
+    assert len(entries) == 3
+    for entry in entries:
+        entry.unlink()  # what the engine holds in memory is reused without reading the cache
+    assert engine.build().stats.ran == []

@@ -166,3 +166,32 @@ def test_mkdocs_builds_the_tree_without_the_plugin(site):
     assert 'id="tie-13-1"' in html and 'class="checked-number"' in html
     assert (site.root / "site" / "figures" / "s" / "line.svg").is_file()
     assert "snippets/s.py" in (site.root / "site" / "verification" / "index.html").read_text(encoding="utf-8")
+
+
+def _content(html: str) -> str:
+    """The page's own content: what Markdown made of it, without the theme's navigation."""
+    start = html.index('<h1 id="verification">')
+    return html[start: html.index("</script>", html.rindex("</details>")) + len("</script>")]
+
+
+def test_the_plugin_writes_the_verification_page_as_markdown_renders_it_with_every_anchor_found(site):
+    """The plugin sets the ledger's row tables aside from Markdown (they are HTML already) and puts
+    them back: the page must come out as the plain build of the tree gives it, and every link to a
+    row's anchor must still resolve (strict, anchors checked)."""
+    out = site.root / "out"
+    assert _render(site, out) == 0
+    checked = "validation:\n  anchors: warn\n"
+    (site.root / "plain.yml").write_text(textwrap.dedent(MKDOCS_YML) + checked, encoding="utf-8")
+    (site.root / "plugin.yml").write_text(textwrap.dedent(MKDOCS_YML).replace("docs_dir: out", "docs_dir: docs")
+                                          + checked + "plugins:\n  - snipcheck:\n      notebooks_dir: \"\"\n",
+                                          encoding="utf-8")
+    pages = {}
+    for name in ("plain", "plugin"):
+        run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f", f"{name}.yml", "-d", name],
+                             cwd=site.root, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, capture_output=True,
+                             text=True, timeout=120)
+        assert run.returncode == 0, run.stderr
+        pages[name] = _content((site.root / name / "verification" / "index.html").read_text(encoding="utf-8"))
+    assert 'id="check-p-13-1"' in pages["plugin"] and "<table>" in pages["plugin"]
+    assert "snipcheck-rows " not in pages["plugin"]  # no placeholder left behind
+    assert pages["plugin"] == pages["plain"]

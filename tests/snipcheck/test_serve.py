@@ -1,7 +1,7 @@
 """Under a real ``mkdocs serve``: an edit rechecks only what it touched, and the server never stops
 answering, whatever a snippet does.
 
-One server, one session, edits in turn: a prose edit runs no snippet; a snippet edit runs that
+One server, one session, edits in turn (under ``mkdocs serve`` and ``mkdocs serve --dirty``): a prose edit runs no snippet; a snippet edit runs that
 snippet alone; a snippet that raises shows its error at the top of its page; a snippet that loops
 shows as still running after ``serve_wait`` while every page keeps answering; fixing it replaces
 the looping run (which is stopped, not left to its timeout) and the page shows the new output;
@@ -53,11 +53,11 @@ def _port() -> int:
 
 
 class Served:
-    def __init__(self, root, log) -> None:
+    def __init__(self, root, log, flags: tuple[str, ...] = ()) -> None:
         self.port, self.log = _port(), log
         env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
         self.output = open(log, "wb")  # noqa: SIM115 - closed by close()
-        self.process = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{self.port}"],
+        self.process = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", *flags, "-a", f"127.0.0.1:{self.port}"],
                                         cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=self.output,
                                         stderr=subprocess.STDOUT)
 
@@ -124,13 +124,15 @@ def _gone(processes: list[psutil.Process], seconds: float) -> list[psutil.Proces
     return [p for p in processes if _alive(p)]
 
 
-@pytest.fixture
-def served(project, tmp_path_factory):
-    (project.root / "mkdocs.yml").write_text(textwrap.dedent(MKDOCS_YML), encoding="utf-8")
+# make serve runs `mkdocs serve --dirty`: MkDocs rebuilds only the pages it finds modified, and
+# the plugin has to add those whose snippet changed under an unchanged page (strict, as the site).
+@pytest.fixture(params=[(), ("--dirty",)], ids=["serve", "serve --dirty"])
+def served(project, tmp_path_factory, request):
+    (project.root / "mkdocs.yml").write_text(textwrap.dedent(MKDOCS_YML) + "strict: true\n", encoding="utf-8")
     project.page("p.md", PAGE)
     project.page("q.md", "# Q\n\nProse only.\n")
     project.snippet("a.py", SNIPPET)
-    server = Served(project.root, tmp_path_factory.mktemp("serve") / "serve.log")
+    server = Served(project.root, tmp_path_factory.mktemp("serve") / "serve.log", request.param)
     try:
         server.wait_for("p/", "x = 0.5")
         yield project, server
