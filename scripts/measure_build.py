@@ -8,8 +8,10 @@ the time (this machine is shared: read a figure taken under load as an upper bou
 - prose edit -> page: under `mkdocs serve`, from writing a page to the server answering with
   the edited page;
 - snippet edit -> page: the same after editing a snippet (a new comment line, so it runs again),
-  printed beside that snippet's own running time (both determinism runs, side by side, as the
-  build runs them), measured alone in the same sandbox.
+  printed beside that snippet's own running time (one run, as the build runs it), measured alone
+  in the same sandbox.
+
+`mkdocs serve` is started with the flags `make serve` gives it (`--dirty`).
 
 `--test` also times `make test` in a fresh clone whose virtual environment and browser are set
 up first (set-up not counted). The copy is made from the files git tracks, so it is what a fresh
@@ -156,10 +158,11 @@ def _comment(text: str, marker: str) -> str:
 
 
 def snippet_seconds(project: Path, name: str, repeats: int) -> float:
-    """The snippet's own running time: both determinism runs, side by side, in the sandbox."""
+    """The snippet's own running time in the sandbox: one run, as `mkdocs build` and `mkdocs serve`
+    run it (mkdocs.yml: SNIPCHECK_TWICE unset)."""
     code = ("import sys, time\nfrom pathlib import Path\nsys.path.insert(0, '.')\n"
             "from snipcheck.runner import Request, Runner\n"
-            "runner = Runner(Path('.'), Path('snippets'), Path(sys.argv[2]))\n"
+            "runner = Runner(Path('.'), Path('snippets'), Path(sys.argv[2]), check_determinism=False)\n"
             "start = time.perf_counter()\nresult = runner._run_checked(sys.argv[1], Request())\n"
             "assert result.error is None, result.error\nprint(time.perf_counter() - start)\n")
     times = []

@@ -44,7 +44,6 @@ PUBLISH_ENV = {"SITE_URL": TEST_SITE_URL, "REPO_URL": "https://github.com/exampl
 # The determinism check (mkdocs.yml: SNIPCHECK_TWICE): every new snippet result run twice and
 # compared, as `make publish` builds.
 TWICE_ENV = {"SNIPCHECK_TWICE": "true"}
-TWICE_LOG = "each new result was run twice, side by side, and compared"
 # What a copy of the project leaves out: tools, caches, build output.
 _TOP_LEVEL_IGNORED = {".git", ".venv", ".cache", "site", "test-artifacts", ".pytest_cache", ".hypothesis"}
 _IGNORED_ANYWHERE = shutil.ignore_patterns("node_modules", "__pycache__", "*.egg-info", "*.pyc")
