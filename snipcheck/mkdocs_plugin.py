@@ -9,7 +9,9 @@ build on drift. What it adds to the site is what ``python -m snipcheck render`` 
   failing build never leaves a site that looks good. Live snippets still running are collected by
   the first page that shows or checks what they give (or, at the latest, in ``on_env``, after
   every page is read and before anything is written), and their problems abort the build there;
-- ``on_page_markdown`` swaps each page for its rendered form (code included, ties rendered);
+- ``on_page_markdown`` swaps each page for its rendered form (code included, ties rendered); on
+  the verification page it sets the row tables (HTML already) aside from Markdown, and
+  ``on_page_content`` puts them back with their anchors;
 - ``on_page_content`` makes sure every tie came out of Markdown as a number linked to its check
   (a tie the parser let through into code, math or raw HTML fails here, with its file:line);
 - ``on_post_build`` puts each notebook's download (the ``.ipynb`` a notebook page offers) in its
@@ -25,7 +27,9 @@ instead, and serving goes on. The plugin object (and so the engine) lives across
 snippet measured earlier in the session is reused while its inputs are unchanged, and a snippet
 still running after ``serve_wait`` seconds goes on in the background; the page says so (its
 figures stand in as placeholders), and the site rebuilds when it finishes, so the server never
-waits on a slow or looping snippet.
+waits on a slow or looping snippet. Under ``mkdocs serve --dirty`` MkDocs rebuilds only pages whose
+source is newer than their HTML; the plugin adds the pages whose rendered form changed (see
+``_mark_changed``) and writes the files it adds only when their bytes change.
 """
 from __future__ import annotations
 
