@@ -174,6 +174,15 @@ def snippet_seconds(project: Path, name: str, repeats: int) -> float:
     return statistics.median(times)
 
 
+def live_snippets(project: Path) -> list[str]:
+    """The snippets a run block marks ``live``, as the checker reads the pages."""
+    code = ("import sys\nsys.path.insert(0, '.')\nfrom snipcheck import Engine\n"
+            "engine = Engine('.')\npages, _ = engine.read_pages()\n"
+            "print(' '.join(sorted({r.snippet for d in engine.parse(pages).values() for r in d.runs if r.live})))\n")
+    run = subprocess.run([sys.executable, "-c", code], cwd=project, env=ENV, capture_output=True, text=True, check=True)
+    return run.stdout.split()
+
+
 def slowest_snippets(project: Path, count: int = 5) -> list[tuple[float, str]]:
     found = []
     for entry in (project / ".cache" / "snipcheck").glob("*.json"):
@@ -232,6 +241,9 @@ def main() -> None:
             warms.append(build(project))
             warm_loads.append(load())
         report("warm rebuild (nothing changed)", warms, warm_loads, 1.5)
+        live = live_snippets(project)
+        print("    the live snippets (timings), which every build runs, alone, one after another: "
+              + ", ".join(f"{name} {snippet_seconds(project, name, 1):.1f} s" for name in live))
 
         serve = Serve(project)
         try:
