@@ -33,12 +33,13 @@ import posixpath
 import re
 import shlex
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from .numeric import MINUS, NUMBER_RE, NUMPY_PRECISION, Number, split_lines, tokenize
 from .regions import (Atom, ComputedTie, DocumentedValue, Figure, OutputBlock, QuotedTie, RangeTie, Region, RunBlock,
                       Tie, ValueKind)
 from .results import Problem, ProblemKind
-from .values import ReferenceError_, parse_reference
+from .values import Reference, ReferenceError_, parse_reference
 
 FIGURES_DIR = "figures"
 MAX_TIMEOUT = 24 * 3600.0
@@ -287,6 +288,8 @@ class _Scanner:
 
     # -- prose --------------------------------------------------------------------------------------
     def _refuse_ties(self, i: int, where: str) -> None:
+        if "{{" not in self.lines[i]:
+            return  # masking code only blanks characters out: it cannot make a tie
         line = _mask_code(self.lines[i])
         if "{{" in line:
             self.doc.problem(ProblemKind.PLACEMENT, i + 1, f"a tie {where}")
@@ -294,6 +297,8 @@ class _Scanner:
     def _prose(self, i: int) -> None:
         doc, line_no = self.doc, i + 1
         line = self.lines[i]
+        if "{{" not in line and "![" not in line:
+            return  # no tie and no image: masking blanks characters out, it cannot make either
         visible = _COMMENT.sub(lambda m: " " * len(m.group()), _mask_code(line))
         spans = _tie_spans(doc, visible, line_no)
         masked = list(visible)
@@ -416,10 +421,9 @@ def _read_tie(doc: Document, line: str, line_no: int, start: int, end: int, last
             doc.problem(ProblemKind.SYNTAX, line_no, value)
             return None
         return QuotedTie(**common, source=ref, value=value)
-    try:
-        reference = parse_reference(ref)
-    except ReferenceError_ as exc:
-        doc.problem(ProblemKind.SYNTAX, line_no, str(exc))
+    reference = _reference(ref)
+    if isinstance(reference, str):
+        doc.problem(ProblemKind.SYNTAX, line_no, reference)
         return None
     snippet = reference.snippet or (last_run.snippet if last_run is not None else None)
     if snippet is None:
@@ -436,6 +440,16 @@ def _read_tie(doc: Document, line: str, line_no: int, start: int, end: int, last
         doc.problem(ProblemKind.SYNTAX, line_no, value)
         return None
     return ComputedTie(**common, ref=reference, snippet=snippet, value=value)
+
+
+@lru_cache(maxsize=16384)
+def _reference(text: str) -> Reference | str:
+    """A tie's NAME part read (a Reference is immutable, so one reading serves every page that
+    writes the same text), or the message saying what is wrong with it."""
+    try:
+        return parse_reference(text)
+    except ReferenceError_ as exc:
+        return str(exc)
 
 
 # -- documented values --------------------------------------------------------------------------------
@@ -459,6 +473,12 @@ def parse_range(text: str) -> tuple[Number, Number] | str:
 
 def parse_value(text: str) -> DocumentedValue | str:
     """A documented value -> its kind and atoms, or a message saying what to write instead."""
+    return _parse_value(text)
+
+
+@lru_cache(maxsize=16384)
+def _parse_value(text: str) -> DocumentedValue | str:
+    """``parse_value``, remembered by the exact text (a DocumentedValue is immutable)."""
     reader = _ValueReader(text)
     try:
         kind = reader.read()

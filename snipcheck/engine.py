@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from .results import Problem, ProblemKind, SnippetResult
 from .runner import Request, Runner, Stats
 
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdown", ".mkdn", ".mkd")  # as MkDocs reads them
+_SETTLED_NS = 2_000_000_000  # a file older than this is kept by its stat (see Engine._unchanged)
 _TITLE = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.MULTILINE)
 
 
@@ -104,6 +106,7 @@ class Engine:
                              check_determinism=check_determinism, jobs=jobs, mode=mode, serve_wait=serve_wait, warn=warn)
         self._before: dict[str, str] | None = None
         self._parsed: dict[str, tuple[str, Document]] = {}  # serve: src_uri -> (text, its reading)
+        self._read: dict[Path, tuple[tuple[int, ...], object]] = {}  # what _unchanged keeps: path -> (stat, value)
 
     def _rel(self, path: Path) -> str:
         try:
@@ -210,14 +213,15 @@ class Engine:
         sources = {}
         for name in results:
             try:
-                sources[name] = (self.snippets_dir / name).read_text(encoding="utf-8")
+                sources[name] = self._unchanged(self.snippets_dir / name, lambda path: path.read_text(encoding="utf-8"))
             except (OSError, UnicodeDecodeError):
                 pass
         out = Build(docs, results, stats or Stats(), sources, self._rel(self.docs_dir), serving=self.mode == "serve")
         out.problems += problems or []
         every = {**(site or {}), **docs}
-        live = {run.snippet for doc in every.values() for run in doc.runs if run.live}
-        shown = {run.snippet for doc in every.values() for run in doc.runs}
+        runs = [run for doc in every.values() for run in doc.runs]
+        live = {run.snippet for run in runs if run.live}
+        shown = {run.snippet for run in runs}
         drawn = {f"{FIGURES_DIR}/{name.rsplit('.', 1)[0]}/{fig}" for name, r in results.items() for fig in r.figures}
         failed = tuple(f"{FIGURES_DIR}/{name.rsplit('.', 1)[0]}/" for name, r in results.items() if r.error is not None or r.pending)
         for uri, doc in docs.items():
@@ -258,10 +262,14 @@ class Engine:
         problems = []
         snippets_rel = self._rel(self.snippets_dir)
         run = {run.snippet for doc in docs.values() for run in doc.runs}
-        if self.snippets_dir.is_dir():
-            for file in sorted(self.snippets_dir.glob("*.py")):
-                if not file.name.startswith("_") and file.name not in run and file.name not in results:
-                    problems.append(Problem(ProblemKind.UNUSED, f"{snippets_rel}/{file.name}", 1, "no page runs this snippet"))
+        try:
+            names = self._unchanged(self.snippets_dir, lambda folder: tuple(f.name for f in sorted(folder.glob("*.py")))
+                                    if folder.is_dir() else ())
+        except OSError:  # no snippets folder
+            names = ()
+        for name in names:
+            if not name.startswith("_") and name not in run and name not in results:
+                problems.append(Problem(ProblemKind.UNUSED, f"{snippets_rel}/{name}", 1, "no page runs this snippet"))
         shown = {posixpath.normpath(posixpath.join(posixpath.dirname(uri), fig.src))
                  for uri, doc in docs.items() for fig in doc.figures}
         for name, result in sorted(results.items()):
@@ -270,6 +278,23 @@ class Engine:
                 if site_path not in shown:
                     problems.append(Problem(ProblemKind.FIGURE, f"{snippets_rel}/{name}", 1, f"draws {fig}, but no page shows {site_path}"))
         return problems
+
+    def _unchanged(self, path: Path, read):
+        """``read(path)``, kept while ``path`` stays as it was: the same file (device, inode), size,
+        modification and change times (a folder's times change when an entry is added, removed or
+        renamed). A file changed in the last two seconds is read every time, so that a second change
+        within one tick of the file system's clock, which may leave its times as they were, is never missed."""
+        st = os.stat(path)
+        key = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+        kept = self._read.get(path)
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        value = read(path)
+        if max(st.st_mtime_ns, st.st_ctime_ns) < time.time_ns() - _SETTLED_NS:
+            self._read[path] = (key, value)
+        else:
+            self._read.pop(path, None)
+        return value
 
     # -- what a snippet must not change -------------------------------------------------------------
     def _protected(self) -> dict[str, str]:

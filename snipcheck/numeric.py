@@ -24,6 +24,7 @@ import math
 import re
 from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 
 MINUS = "\u2212"
 NUMPY_PRECISION = 8  # numpy's default print precision: what a bare "1." is exact to
@@ -187,6 +188,13 @@ def tokenize(text: str) -> list[Token]:
     """Split output text into number tokens and text tokens; whitespace only separates.
 
     Trailing-dot numbers get their precision from their array (see the module docstring)."""
+    return list(_tokenize(text))
+
+
+@lru_cache(maxsize=4096)
+def _tokenize(text: str) -> tuple[Token, ...]:
+    """``tokenize``, remembered by the exact text (tokens are immutable, the text decides them all):
+    a page checked again, or a snippet's output compared again, is not read again."""
     tokens: list[Token] = []
     for line_no, line in enumerate(split_lines(normalise(text))):
         pos = 0
@@ -195,7 +203,7 @@ def tokenize(text: str) -> list[Token]:
             tokens.append(Token(match.group(), line_no, Number(match.group()), match.start()))
             pos = match.end()
         tokens.extend(_text_tokens(line[pos:], line_no, pos))
-    return apply_array_precision(tokens)
+    return tuple(apply_array_precision(tokens))
 
 
 def apply_array_precision(tokens: list[Token]) -> list[Token]:
@@ -258,6 +266,12 @@ def compare_output(documented: str, computed: str) -> list[Drift]:
     Numbers that drift are listed one by one. If the text around them differs (a missing row, a
     different word) the comparison stops there, with the two lines side by side.
     """
+    return list(_compare_output(documented, computed))
+
+
+@lru_cache(maxsize=4096)
+def _compare_output(documented: str, computed: str) -> tuple[Drift, ...]:
+    """``compare_output``, remembered by the exact pair of texts (the drifts are immutable)."""
     doc_tokens, got_tokens = tokenize(documented), tokenize(computed)
     doc_lines, got_lines = split_lines(normalise(documented)), split_lines(normalise(computed))
     drifts: list[Drift] = []
@@ -268,7 +282,7 @@ def compare_output(documented: str, computed: str) -> list[Drift]:
             continue
         if not compare_tokens(doc, got):
             drifts.append(Drift(doc.line, _line(doc_lines, doc.line), _line(got_lines, got.line)))
-            return drifts
+            return tuple(drifts)
     if len(doc_tokens) != len(got_tokens):
         if len(doc_tokens) > len(got_tokens):
             extra = doc_tokens[len(got_tokens)]
@@ -277,7 +291,7 @@ def compare_output(documented: str, computed: str) -> list[Drift]:
             extra = got_tokens[len(doc_tokens)]
             last = doc_tokens[-1].line if doc_tokens else 0
             drifts.append(Drift(last, "(documented output ends here)", _line(got_lines, extra.line)))
-    return drifts
+    return tuple(drifts)
 
 
 def _line(lines: list[str], index: int) -> str:

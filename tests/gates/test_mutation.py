@@ -10,14 +10,18 @@ A range tie (a live measurement) is mutated to a range just above the measured v
 fail, and to a range around it, which must pass.
 
 No MkDocs here: ``Engine.recheck`` checks the mutated text against the baseline's results (live
-snippets are not run again for each mutation).
+snippets are not run again for each mutation). The mutations past tolerance, one recheck each,
+are shared out between two forked processes.
 """
 
 from __future__ import annotations
 
 import math
+import multiprocessing
+import os
 import re
 from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal
 
@@ -199,21 +203,56 @@ def test_every_checked_number_past_its_tolerance_fails_at_its_page_and_line(base
     engine, build = baseline
     sites = checked_numbers(build)
     assert len(sites) >= len(build.checks), "fewer located numbers than checks"
-    missed = []
+    mutations = []
     for site in sites:
         if site.is_range:
             new = past_range(site.computed)
         else:
             new = past_tolerance(site.number, site.computed)
             assert new in BOOLEANS or not Number(new).accepts(site.computed.lstrip("+")), f"{site}: {new} is not past the tolerance"
+        mutations.append((site, new))
+    missed = [m for found in on_both_cores(_uncaught, mutations, engine, build) for m in found]
+    print(f"\n{len(sites)} checked numbers ({len(build.checks)} checks) on {len(build.docs)} pages mutated past "
+          f"their tolerance: {len(sites) - len(missed)} caught ({100 * (len(sites) - len(missed)) / max(1, len(sites)):.0f}%)")
+    assert missed == [], f"{len(missed)} mutations not caught:\n" + "\n".join(missed)
+
+
+def _uncaught(engine: Engine, build, mutations: list[tuple[Site, str]]) -> list[str]:
+    """Each number mutated on its own (one recheck each): those no problem names at their page and line."""
+    missed = []
+    for site, new in mutations:
         mutated = engine.recheck(build, {site.uri: _mutate(build.docs[site.uri].text, site, new)})
         named = [p for p in mutated.problems if p.path == site.path and p.line == site.line]
         if not named:
             missed.append(f"{site.path}:{site.line}: {site.number} -> {new} (computed {site.computed}) was not caught; "
                           f"problems: {[str(p) for p in mutated.problems if p.path == site.path] or 'none'}")
-    print(f"\n{len(sites)} checked numbers ({len(build.checks)} checks) on {len(build.docs)} pages mutated past "
-          f"their tolerance: {len(sites) - len(missed)} caught ({100 * (len(sites) - len(missed)) / max(1, len(sites)):.0f}%)")
-    assert missed == [], f"{len(missed)} mutations not caught:\n" + "\n".join(missed)
+    return missed
+
+
+_SHARED: tuple = ()  # what forked workers inherit: (work, engine, build, items)
+_PIECES = 8  # more pieces than cores, so that a core done early takes the next one
+
+
+def _work_on(start: int, stop: int) -> list:
+    work, engine, build, items = _SHARED
+    return work(engine, build, items[start:stop])
+
+
+def on_both_cores(work, items: list, engine: Engine, build) -> list:
+    """``work(engine, build, some_items)`` over ``items`` cut into pieces, in two forked processes
+    (each inherits the engine, the build and what the checker has read; nothing is pickled but the
+    answers), the answers in the order of the pieces. Where fork is not available, in this process."""
+    global _SHARED
+    cores = min(2, os.cpu_count() or 1)
+    if cores < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return [work(engine, build, items)]
+    cuts = [len(items) * k // _PIECES for k in range(_PIECES + 1)]
+    _SHARED = (work, engine, build, items)
+    try:
+        with ProcessPoolExecutor(cores, mp_context=multiprocessing.get_context("fork")) as pool:
+            return list(pool.map(_work_on, cuts[:-1], cuts[1:]))
+    finally:
+        _SHARED = ()
 
 
 def test_every_checked_number_rewritten_within_tolerance_passes(baseline):

@@ -191,3 +191,102 @@ def test_a_tied_number_may_use_thousands_separators(project):
     project.page("p.md", '```python run="c.py"\n```\n\nWe drew {{ 20,000 = pairs }} pairs, not {{ 20,001 = pairs }}.\n')
     project.snippet("c.py", "pairs = 20000\n")
     assert project.problems() == ["docs/p.md:4: documented 20,001, computed pairs = 20000 (snippets/c.py)"]
+
+
+
+
+def test_check_reads_a_snippet_edited_at_once_to_the_same_size(project, monkeypatch):
+    """Within one tick of the file system's clock an edit to the same size leaves the file's stat
+    as it was (made certain here: the file's stat is frozen); a file that recent is read again."""
+    import os
+    from pathlib import Path
+
+    project.page("p.md", PASSING)
+    path = project.snippet("one.py", ONE)
+    engine = project.engine()
+    build = engine.build()
+    assert "0.2482" in build.sources["one.py"]
+    stat, frozen = os.stat, os.stat(path)
+    monkeypatch.setattr(os, "stat", lambda p, *a, **k: frozen if Path(p) == path else stat(p, *a, **k))
+    for digit in "3456789":
+        path.write_text(ONE.replace("0.2482", f"0.248{digit}"), encoding="utf-8")
+        assert f"0.248{digit}" in engine.check(build.docs, build.results).sources["one.py"]
+
+
+@pytest.fixture
+def clock_ahead(monkeypatch):
+    """The engine's clock ten seconds ahead: every file on disk looks settled, so the engine keeps
+    what it read (a file changed in the last two seconds it reads every time)."""
+    import time
+    from types import SimpleNamespace
+
+    monkeypatch.setattr("snipcheck.engine.time", SimpleNamespace(time_ns=lambda: time.time_ns() + 10_000_000_000))
+
+
+def _counting(monkeypatch, method: str) -> list[str]:
+    """Every call of ``pathlib.Path.<method>`` from now on, by the file's name."""
+    import pathlib
+
+    calls, original = [], getattr(pathlib.Path, method)
+
+    def counted(self, *args, **kwargs):
+        calls.append(self.name)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(pathlib.Path, method, counted)
+    return calls
+
+
+def _tick() -> None:
+    """Longer than one tick of the file system's clock (a jiffy: 10 ms at most)."""
+    import time
+
+    time.sleep(0.05)
+
+
+def test_check_keeps_a_settled_snippet_and_reads_it_again_after_any_edit(project, monkeypatch, clock_ahead):
+    import os
+
+    project.page("p.md", PASSING)
+    path = project.snippet("one.py", ONE)
+    engine = project.engine()
+    build = engine.build()
+    reads = _counting(monkeypatch, "read_text")
+    engine.check(build.docs, build.results)
+    engine.recheck(build, {"p.md": PASSING})
+    assert reads.count("one.py") == 0  # read by the build, kept while unchanged
+    _tick()
+    stat = path.stat()
+    path.write_text(ONE.replace("0.2482", "0.2484"), encoding="utf-8")
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # the same size and modification time
+    assert "0.2484" in engine.check(build.docs, build.results).sources["one.py"]
+    _tick()
+    new = path.with_name("new.tmp")
+    new.write_text(ONE.replace("0.2482", "0.2485"), encoding="utf-8")
+    os.utime(new, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    os.replace(new, path)  # another file in its place
+    assert "0.2485" in engine.recheck(build, {"p.md": PASSING}).sources["one.py"]
+    path.unlink()
+    assert "one.py" not in engine.check(build.docs, build.results).sources
+
+
+def test_check_sees_snippets_added_to_or_removed_from_the_folder(project, monkeypatch, clock_ahead):
+    project.page("p.md", "# P\n")
+    engine = project.engine()
+    build = engine.build()
+    listings = _counting(monkeypatch, "glob")
+    assert engine.check(build.docs, build.results).problems == []
+    assert engine.check(build.docs, build.results).problems == []
+    assert listings == []  # listed by the build, kept while the folder is unchanged
+    _tick()
+    orphan = project.snippet("orphan.py", "x = 1\n")
+    assert [str(p) for p in engine.check(build.docs, build.results).problems] == ["snippets/orphan.py:1: no page runs this snippet"]
+    _tick()
+    orphan.rename(orphan.with_name("orphan.txt"))
+    assert engine.check(build.docs, build.results).problems == []
+    _tick()
+    orphan.with_name("orphan.txt").rename(orphan)
+    assert len(engine.check(build.docs, build.results).problems) == 1
+    orphan.unlink()
+    (project.root / "snippets").rmdir()
+    assert engine.check(build.docs, build.results).problems == []

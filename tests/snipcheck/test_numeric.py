@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from snipcheck.numeric import Number, compare_output, tokenize
+from snipcheck.numeric import Drift, Number, compare_output, tokenize
 
 
 @pytest.mark.parametrize(
@@ -87,3 +87,15 @@ def test_a_text_drift_shows_both_lines_and_stops():
 def test_missing_or_extra_lines_are_drifts(documented, computed, line, doc_side, got_side):
     [drift] = compare_output(documented, computed)
     assert (drift.line, drift.documented, drift.computed) == (line, doc_side, got_side)
+
+
+def test_tokenize_and_compare_output_remember_nothing_a_caller_can_change():
+    """Both remember their answer by the exact text; what they hand back is the caller's own list."""
+    text = "[[0.401 0.198]\n [1.    0.5  ]]"
+    first = tokenize(text)
+    first.clear()
+    assert [t.text for t in tokenize(text)] == ["[[", "0.401", "0.198", "]", "[", "1.", "0.5", "]]"]
+    drifts = compare_output("0.25 0.5", "0.26 0.5")
+    drifts.append("not a drift")
+    assert compare_output("0.25 0.5", "0.26 0.5") == [Drift(0, "0.25", "0.26")]
+    assert compare_output("0.25 0.5", "0.25 0.5") == []
