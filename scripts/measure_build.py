@@ -106,6 +106,10 @@ class Serve:
         # redirects the root there: every page is asked for under that path.
         with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/", timeout=120) as response:
             self.base = urllib.parse.urlsplit(response.geturl()).path.rstrip("/") + "/"
+        # Edits are timed once the first build's background runs (the live snippets) have ended
+        # and the rebuild each one triggers is done: every page answers without one running.
+        for page in sorted((project / "docs").glob("*.md")):
+            self.wait_for("" if page.stem == "index" else f"{page.stem}/", "</html>", timeout=600)
 
     def get(self, path: str) -> str:
         with urllib.request.urlopen(f"http://127.0.0.1:{self.port}{self.base}{path}", timeout=120) as response:

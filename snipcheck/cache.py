@@ -66,6 +66,15 @@ class Cache:
     def _path(self, name: str) -> Path:
         return self.folder / (name.replace("/", "__") + ".json")
 
+    def last_seconds(self, name: str) -> float:
+        """How long the snippet's last stored run took, whatever its key (0 if unknown): only to
+        decide what starts first, never to reuse a result."""
+        try:
+            seconds = json.loads(self._path(name).read_text(encoding="utf-8"))["result"]["seconds"]
+        except (OSError, ValueError, TypeError, KeyError):
+            return 0.0
+        return float(seconds) if isinstance(seconds, (int, float)) and seconds > 0 else 0.0
+
     def load(self, name: str, key: str, hashes: FileHashes) -> SnippetResult | None:
         path = self._path(name)
         try:

@@ -292,7 +292,7 @@ class Runner:
         if not todo:
             return
         pool = ThreadPoolExecutor(max_workers=self.jobs, thread_name_prefix="snipcheck")
-        futures = {pool.submit(self._run_and_store, name, key, request): name for name, key, request in todo}
+        futures = {pool.submit(self._run_and_store, name, key, request): name for name, key, request in _longest_first(todo, self.cache)}
         try:
             self._wait(futures)
         except BaseException:
@@ -553,6 +553,13 @@ class Runner:
             return path.resolve().relative_to(self.root).as_posix()
         except ValueError:
             return path.as_posix()
+
+
+def _longest_first(todo, cache: Cache) -> list:
+    """The runs in the order they start: the longest expected first, so that no long run starts
+    last while the other cores have nothing left. Expected long: a run block that declares a
+    timeout (only a long run needs one), then the longer the last stored run took, then by name."""
+    return sorted(todo, key=lambda item: (-(item[2].timeout or 0.0), -cache.last_seconds(item[0]), item[0]))
 
 
 def _read_json(path: Path):

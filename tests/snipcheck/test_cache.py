@@ -102,3 +102,19 @@ def test_one_engine_rebuilding_reuses_results_only_while_what_they_read_is_uncha
     for entry in entries:
         entry.unlink()  # what the engine holds in memory is reused without reading the cache
     assert engine.build().stats.ran == []
+
+
+def test_the_longest_expected_runs_start_first(tmp_path):
+    """A run block that declares a timeout starts first, then the longer a snippet's last stored
+    run took (whatever its key: it only orders), then by name."""
+    from snipcheck.cache import Cache
+    from snipcheck.results import SnippetResult
+    from snipcheck.runner import Request, _longest_first
+
+    cache = Cache(tmp_path, warn=lambda message: None)
+    cache.store("slow.py", "an old key", SnippetResult("slow.py", seconds=9.0))
+    cache.store("quick.py", "an old key", SnippetResult("quick.py", seconds=0.5))
+    (tmp_path / "broken.py.json").write_text("{not json", encoding="utf-8")
+    todo = [(name, "key", Request(timeout=timeout)) for name, timeout in
+            [("a.py", None), ("broken.py", None), ("quick.py", None), ("slow.py", None), ("train.py", 180.0)]]
+    assert [name for name, _, _ in _longest_first(todo, cache)] == ["train.py", "slow.py", "quick.py", "a.py", "broken.py"]
