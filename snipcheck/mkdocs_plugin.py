@@ -41,6 +41,7 @@ import secrets
 import signal
 import sys
 import threading
+import time
 from pathlib import Path
 
 from mkdocs.config import config_options
@@ -154,7 +155,18 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
         server.watch(str(self.trigger), recursive=False)
         if self.engine.snippets_dir.is_dir():
             server.watch(str(self.engine.snippets_dir))
+        if self.engine.runner.take_unannounced():
+            # A run the first build showed as running ended before the server watched the trigger:
+            # touch it once the watcher runs and has taken its first look.
+            threading.Thread(target=self._touch_when_watched, args=(server,), name="snipcheck-trigger", daemon=True).start()
         return server
+
+    def _touch_when_watched(self, server, settle: float = 1.0) -> None:
+        deadline = time.monotonic() + 60
+        while not server.observer.is_alive() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(settle)  # the watcher's first look at the files (MkDocs polls every 0.5 s)
+        self.trigger.touch()
 
     def on_shutdown(self) -> None:
         if self.engine is not None:

@@ -158,6 +158,7 @@ class Runner:
         self._memo: dict[str, tuple[str, SnippetResult]] = {}
         self._live_pool: ThreadPoolExecutor | None = None
         self.on_background_done = None
+        self._unannounced: set[str] = set()
         self.sandbox_note: str | None = None
 
     # -- keys -------------------------------------------------------------------------------------
@@ -340,8 +341,21 @@ class Runner:
             self._announce.discard(name)
             if announce and not future.cancelled() and current is not None:
                 self._delivered[name] = (current[0], future.result())  # for the rebuild it triggers
-        if announce and self.on_background_done is not None and not future.cancelled():
-            self.on_background_done(name)
+        if announce and not future.cancelled():
+            with self._lock:
+                callback = self.on_background_done
+                if callback is None:
+                    self._unannounced.add(name)  # ended before anyone listened: see take_unannounced
+            if callback is not None:
+                callback(name)
+
+    def take_unannounced(self) -> set[str]:
+        """The background runs a page showed as running that ended while ``on_background_done``
+        was not set yet (under ``mkdocs serve``: during the first build, before the server
+        watches anything); each is handed out once."""
+        with self._lock:
+            names, self._unannounced = self._unannounced, set()
+        return names
 
     def _run_and_store(self, name: str, key: str, request: Request) -> SnippetResult:
         if self._cancel.is_set():

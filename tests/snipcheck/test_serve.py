@@ -195,3 +195,48 @@ def test_under_serve_a_rebuild_reads_again_only_the_pages_whose_text_changed(pro
     assert "edited" in second["q.md"].text
     build_engine = project.engine()  # a build reads every page afresh
     assert build_engine.parse(pages)["p.md"] is not build_engine.parse(pages)["p.md"]
+
+
+def test_a_run_that_ends_before_the_server_watches_still_rebuilds_the_site(project):
+    """The first build of ``mkdocs serve`` shows a slow snippet as running; if it ends before the
+    server has started watching (the plugin's ``on_serve``), its end must still trigger the rebuild
+    that shows its output: the plugin touches the trigger once the watcher runs."""
+    from concurrent.futures import Future
+
+    from snipcheck.mkdocs_plugin import SnipcheckPlugin
+    from snipcheck.results import SnippetResult
+
+    plugin = SnipcheckPlugin()
+    plugin.load_config({})
+    plugin.engine = project.engine(mode="serve")
+    runner = plugin.engine.runner
+    ended = Future()
+    ended.set_result(SnippetResult("slow.py"))
+    runner._background["slow.py"], runner._announce = ("key", ended), {"slow.py"}  # shown as running
+    runner._background_done("slow.py", ended)  # ...and ended with nobody listening yet
+
+    class Watcher:
+        started = False
+
+        def is_alive(self):
+            return self.started
+
+    class Server:
+        observer = Watcher()
+        watched: list[str] = []
+
+        def watch(self, path, recursive=True):
+            self.watched.append(path)
+
+    server = Server()
+    plugin.on_serve(server, config=None, builder=None)
+    assert str(plugin.trigger) in server.watched
+    before = plugin.trigger.stat().st_mtime_ns
+    time.sleep(1.5)
+    assert plugin.trigger.stat().st_mtime_ns == before, "touched before the watcher ran: the touch would be missed"
+    server.observer.started = True
+    deadline = time.monotonic() + 10
+    while plugin.trigger.stat().st_mtime_ns == before and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert plugin.trigger.stat().st_mtime_ns != before, "the run's end never triggered a rebuild"
+    assert runner.take_unannounced() == set()  # handed out once
