@@ -12,6 +12,8 @@ docs/stylesheets/extra.css loads. The same characters give the same bytes.
 
 The full font stays in docs/ as the source and is not published (``exclude_docs`` in mkdocs.yml).
 tests/gates/test_math.py checks, in Chromium, that every character of every formula is drawn with it.
+Under ``mkdocs serve --dirty`` a rebuild writes only the pages that changed: each page's characters
+are kept until it is written again, so the font still covers the pages not rebuilt.
 """
 
 from __future__ import annotations
@@ -37,7 +39,8 @@ HOLES = {("ITALIC", "SMALL H"): "\u210e"}
 _MATH = re.compile(r"<math\b.*?</math>", re.DOTALL | re.IGNORECASE)
 _TAG = re.compile(r"<[^>]+>")
 
-_characters: set[str] = set()
+_characters: dict[str, set[str]] = {}  # page src_uri -> the characters of its formulas
+_dirty = False  # mkdocs serve --dirty: a rebuild writes only some pages; the others keep theirs
 
 
 def math_characters(page_html: str) -> set[str]:
@@ -84,12 +87,18 @@ def subset_font(source: Path, characters: set[str]) -> bytes:
     return out.getvalue()
 
 
+def on_startup(command, dirty):
+    global _dirty
+    _dirty = dirty
+
+
 def on_pre_build(config):
-    _characters.clear()
+    if not _dirty:
+        _characters.clear()
 
 
 def on_post_page(output: str, page, config) -> str:
-    _characters.update(math_characters(output))
+    _characters[page.file.src_uri] = math_characters(output)
     return output
 
 
@@ -112,7 +121,7 @@ def cached_subset(source: Path, characters: set[str], cache_dir: Path) -> bytes:
 
 def on_post_build(config):
     source = Path(config["docs_dir"]) / SOURCE
-    characters = {ch for ch in _characters | set(BASE) if not ch.isspace() or ch == " "}
+    characters = {ch for ch in set().union(*_characters.values()) | set(BASE) if not ch.isspace() or ch == " "}
     characters |= styled_forms(characters)
     cache_dir = Path(config.config_file_path).resolve().parent / CACHE
     try:

@@ -34,6 +34,7 @@ source is newer than their HTML; the plugin adds the pages whose rendered form c
 from __future__ import annotations
 
 import fnmatch
+import hashlib
 import logging
 import posixpath
 import re
@@ -42,6 +43,7 @@ import signal
 import sys
 import threading
 import time
+from html.parser import HTMLParser
 from pathlib import Path
 
 from mkdocs.config import config_options
@@ -56,7 +58,6 @@ from .site import Staged, download_path, stage
 from .render import VERIFICATION_PAGE, unrendered_ties
 
 log = get_plugin_logger(__name__)
-_ANCHOR_ID = re.compile(r'<[a-z]+ id="([^"]+)"')
 _ROW_BLOCK = re.compile(r'^<details class="snipcheck-rows">\n.*?^</details>$', re.MULTILINE | re.DOTALL)
 
 
@@ -84,10 +85,33 @@ def _serve_logger() -> logging.Logger:
     return logger
 
 
+class _Anchors(HTMLParser):
+    """The anchors of some HTML as MkDocs counts them: every ``id``, and ``name`` on ``<a>``."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found: set[str] = set()
+
+    def handle_starttag(self, tag, attrs) -> None:
+        for key, value in attrs:
+            if value is not None and (key == "id" or (key == "name" and tag == "a")):
+                self.found.add(value)
+
+
+def _anchors(html: str) -> set[str]:
+    parser = _Anchors()
+    parser.feed(html)
+    parser.close()
+    return parser.found
+
+
 def _not_the_dirty_notice(record: logging.LogRecord) -> bool:
     """MkDocs warns on every ``--dirty`` rebuild that pages it did not rebuild may be stale, which
-    would abort a strict preview. Under ``mkdocs serve --dirty`` the plugin rebuilds every page
-    whose rendered form changed (``_mark_changed``), so the notice is dropped there, and only there."""
+    would abort a strict preview. Under ``mkdocs serve --dirty`` the plugin has MkDocs rebuild every
+    page whose rendered form changed, and every page when mkdocs.yml, the theme's overrides or a
+    watched file other than the docs and snippets changed (``_mark_changed``), so the notice is
+    dropped there, and only there. (A file the build no longer adds, a figure no longer drawn, stays
+    in the preview's folder until the server restarts.)"""
     return not str(record.msg).startswith("A 'dirty' build is being performed")
 
 
@@ -118,6 +142,7 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
         self.site_url = ""
         self.requires: dict[str, str] = {}
         self.dirty = False  # `mkdocs serve --dirty`: MkDocs rebuilds only the pages it finds modified
+        self._shared = ""  # serve --dirty: what every page depends on, at the last build (_mark_changed)
         self._rows: list[str] = []  # the verification page's row tables, set aside from Markdown
         self._rows_pattern: re.Pattern | None = None
 
@@ -151,22 +176,31 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
         self.trigger = self.engine.root / self.config.cache_dir / "serve-trigger"
         self.trigger.parent.mkdir(parents=True, exist_ok=True)
         self.trigger.touch()
-        self.engine.runner.on_background_done = lambda name: self.trigger.touch()
+        self.engine.runner.on_background_done = lambda name: self._touch_when_watched(server)
         server.watch(str(self.trigger), recursive=False)
         if self.engine.snippets_dir.is_dir():
             server.watch(str(self.engine.snippets_dir))
-        if self.engine.runner.take_unannounced():
-            # A run the first build showed as running ended before the server watched the trigger:
-            # touch it once the watcher runs and has taken its first look.
-            threading.Thread(target=self._touch_when_watched, args=(server,), name="snipcheck-trigger", daemon=True).start()
+        if self.engine.runner.take_unannounced():  # ended during the first build, before anyone listened
+            self._touch_when_watched(server)
         return server
 
-    def _touch_when_watched(self, server, settle: float = 1.0) -> None:
-        deadline = time.monotonic() + 60
-        while not server.observer.is_alive() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        time.sleep(settle)  # the watcher's first look at the files (MkDocs polls every 0.5 s)
-        self.trigger.touch()
+    def _touch_when_watched(self, server) -> None:
+        """Touch the trigger so that the server rebuilds; before the watcher runs (it takes its
+        first look at the files when the server starts) a touch would go unseen, so until then a
+        thread waits for it."""
+        if server.observer.is_alive():
+            self.trigger.touch()
+            return
+
+        def later() -> None:
+            deadline = time.monotonic() + 60
+            while not server.observer.is_alive() and time.monotonic() < deadline:
+                time.sleep(0.05)
+            # A new modification time, even on a file system that keeps whole seconds.
+            time.sleep(1.0)
+            self.trigger.touch()
+
+        threading.Thread(target=later, name="snipcheck-trigger", daemon=True).start()
 
     def on_shutdown(self) -> None:
         if self.engine is not None:
@@ -194,25 +228,51 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
         before = self.staged.pages
         self._take(build)
         dirty = self.serving and self.dirty
+        if dirty:
+            self._mark_changed(files, before, config)
         for src_uri, data in self.staged.files.items():
             if src_uri.endswith(".ipynb") or dirty:
                 files.append(self._stable_file(src_uri, data, config))
             else:
                 files.append(File.generated(config, src_uri, content=data))
-        if dirty:
-            self._mark_changed(files, before)
         return files
 
-    def _mark_changed(self, files: Files, before: dict[str, str]) -> None:
+    def _mark_changed(self, files: Files, before: dict[str, str], config) -> None:
         """``mkdocs serve --dirty`` rebuilds a page only when its source is newer than its HTML. A
         page whose rendered form changed while its source did not (a snippet it runs was edited, a
-        run ended, a tie's value changed) loses its HTML, so that MkDocs rebuilds it too."""
-        for src_uri, text in self.staged.pages.items():
-            if before.get(src_uri) == text:
+        run ended, a tie's value changed) loses its HTML, so that MkDocs rebuilds it too; and when
+        something every page depends on changed (mkdocs.yml, the theme's overrides, the hooks, any
+        other watched file but the docs, the snippets and what they import), every page does."""
+        shared = self._shared_fingerprint(config)
+        everything, self._shared = shared != self._shared, shared
+        for file in files.documentation_pages():
+            if everything or (file.src_uri in self.staged.pages and before.get(file.src_uri) != self.staged.pages[file.src_uri]):
+                if file.abs_dest_path:
+                    Path(file.abs_dest_path).unlink(missing_ok=True)
+
+    def _shared_fingerprint(self, config) -> str:
+        root = self.engine.root
+        paths = [Path(config.config_file_path)] + ([Path(config.theme.custom_dir)] if config.theme.custom_dir else [])
+        paths += [root / entry for entry in config.watch]
+        skip = {self.engine.snippets_dir, self.engine.docs_dir}
+        # A folder the snippets read from (attn) reaches the pages through them: already followed.
+        read = {(root / rel).resolve() for result in (self.build.results.values() if self.build else ())
+                for rel in result.imported}
+        digest = hashlib.sha256()
+        for path in paths:
+            path = path.resolve()
+            if path in skip or (path.is_dir() and any(path in file.parents for file in read)):
                 continue
-            file = files.get_file_from_path(src_uri)
-            if file is not None and file.abs_dest_path:
-                Path(file.abs_dest_path).unlink(missing_ok=True)
+            found = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+            for file in found:
+                if "__pycache__" in file.parts:
+                    continue
+                try:
+                    stat = file.stat()
+                except OSError:
+                    continue
+                digest.update(f"{file}\0{stat.st_mtime_ns}\0{stat.st_size}\0".encode())
+        return digest.hexdigest()
 
     def _requires(self, files: Files) -> dict[str, str]:
         """``notebook_requires`` with each path of the site made an absolute URL (see above)."""
@@ -291,7 +351,7 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
 
     def _set_aside_rows(self, body: str) -> str:
         """The verification page's row tables are HTML already, which Markdown would only parse and
-        write out unchanged, at most of the page's rendering time: each is set aside behind a
+        write out unchanged (most of the time it spends on the page): each is set aside behind a
         placeholder here and put back, as written, by ``on_page_content``."""
         self._rows = []
         token = secrets.token_hex(8)
@@ -319,8 +379,7 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
     def on_page_content(self, html: str, *, page, config, files) -> str:
         if page.file.src_uri == VERIFICATION_PAGE and self.generated_verification and self._rows_pattern is not None:
             html, self._rows_pattern = self._put_back_rows(html), None
-            page.present_anchor_ids = (page.present_anchor_ids or set()) | {
-                anchor for rows in self._rows for anchor in _ANCHOR_ID.findall(rows)}
+            page.present_anchor_ids = (page.present_anchor_ids or set()) | _anchors("".join(self._rows))
         if page.file.src_uri in self.notebooks.values():
             page.meta["search"] = {"exclude": True}  # the same code is on the section page
         if self.build is not None and page.file.src_uri in self.build.docs:

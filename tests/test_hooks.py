@@ -169,3 +169,24 @@ def test_templates_compile_once_and_again_when_their_source_changes(tmp_path):
     (tmp_path / "t.html").write_text("two {{ x }}", encoding="utf-8")
     assert environment().get_template("t.html").render(x=3) == "two 3"
     assert compiled == ["t.html", "t.html"]
+
+
+@pytest.mark.parametrize("dirty", [False, True])
+def test_the_math_font_covers_the_pages_a_dirty_rebuild_did_not_write(dirty):
+    """hooks/mathfont.py cuts the font to the characters of the pages written. A whole build
+    starts afresh; under ``mkdocs serve --dirty`` a rebuild writes only the changed pages, and the
+    characters of the others must stay."""
+    mathfont = _load("mathfont")
+
+    def page(uri):
+        return type("Page", (), {"file": type("File", (), {"src_uri": uri})})()
+
+    mathfont.on_startup(command="serve", dirty=dirty)
+    mathfont.on_pre_build(config=None)
+    mathfont.on_post_page("<math><mi>α</mi></math>", page=page("a.md"), config=None)
+    mathfont.on_post_page("<math><mi>β</mi></math>", page=page("b.md"), config=None)
+    mathfont.on_pre_build(config=None)  # the rebuild after an edit of a.md
+    mathfont.on_post_page("<math><mi>γ</mi></math>", page=page("a.md"), config=None)
+    kept = set().union(*mathfont._characters.values())
+    assert "γ" in kept and "α" not in kept
+    assert ("β" in kept) == dirty

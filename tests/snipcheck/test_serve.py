@@ -153,6 +153,11 @@ def test_serve_rechecks_what_an_edit_touched_and_keeps_answering_whatever_a_snip
     server.wait_for("q/", "marker-prose")
     assert server.last_summary() == (0, 1), "a prose edit ran a snippet"
 
+    config = project.root / "mkdocs.yml"  # what every page shows: every page is rebuilt
+    _edit(config, config.read_text(encoding="utf-8").replace("site_name: t\n", "site_name: marker-site\n"))
+    server.wait_for("p/", "marker-site", "x = 0.5")
+    server.wait_for("q/", "marker-site", "marker-prose")
+
     _edit(snippet, SNIPPET + "# marker-snippet\n")
     server.wait_for("p/", "marker-snippet", "x = 0.5")
     assert server.last_summary() == (1, 0), "a snippet edit did not run that snippet, or ran others"
