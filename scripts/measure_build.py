@@ -161,30 +161,32 @@ def _comment(text: str, marker: str) -> str:
     return f"# measured edit {marker}\n" + text
 
 
-def snippet_seconds(project: Path, name: str, repeats: int) -> float:
+def snippet_seconds(project: Path, name: str, repeats: int, timeout: float | None = None) -> float:
     """The snippet's own running time in the sandbox: one run, as `mkdocs build` and `mkdocs serve`
     run it (mkdocs.yml: SNIPCHECK_TWICE unset)."""
     code = ("import sys, time\nfrom pathlib import Path\nsys.path.insert(0, '.')\n"
             "from snipcheck.runner import Request, Runner\n"
             "runner = Runner(Path('.'), Path('snippets'), Path(sys.argv[2]), check_determinism=False)\n"
-            "start = time.perf_counter()\nresult = runner._run_checked(sys.argv[1], Request())\n"
+            "start = time.perf_counter()\n"
+            "result = runner._run_checked(sys.argv[1], Request(timeout=float(sys.argv[3]) or None))\n"
             "assert result.error is None, result.error\nprint(time.perf_counter() - start)\n")
     times = []
     with tempfile.TemporaryDirectory() as cache:
         for _ in range(repeats):
-            run = subprocess.run([sys.executable, "-c", code, name, cache], cwd=project, env=ENV,
+            run = subprocess.run([sys.executable, "-c", code, name, cache, str(timeout or 0)], cwd=project, env=ENV,
                                  capture_output=True, text=True, check=True)
             times.append(float(run.stdout.split()[-1]))
     return statistics.median(times)
 
 
-def live_snippets(project: Path) -> list[str]:
-    """The snippets a run block marks ``live``, as the checker reads the pages."""
+def live_snippets(project: Path) -> dict[str, float | None]:
+    """The snippets a run block marks ``live``, with the timeout it allows, as the checker reads the pages."""
     code = ("import sys\nsys.path.insert(0, '.')\nfrom snipcheck import Engine\n"
             "engine = Engine('.')\npages, _ = engine.read_pages()\n"
-            "print(' '.join(sorted({r.snippet for d in engine.parse(pages).values() for r in d.runs if r.live})))\n")
+            "print(' '.join(sorted({f'{r.snippet}={r.timeout or 0}' for d in engine.parse(pages).values() "
+            "for r in d.runs if r.live})))\n")
     run = subprocess.run([sys.executable, "-c", code], cwd=project, env=ENV, capture_output=True, text=True, check=True)
-    return run.stdout.split()
+    return {name: float(timeout) or None for name, timeout in (item.split("=") for item in run.stdout.split())}
 
 
 def slowest_snippets(project: Path, count: int = 5) -> list[tuple[float, str]]:
@@ -247,7 +249,7 @@ def main() -> None:
         report("warm rebuild (nothing changed)", warms, warm_loads, 1.5)
         live = live_snippets(project)
         print("    the live snippets (timings), which every build runs, alone, one after another: "
-              + ", ".join(f"{name} {snippet_seconds(project, name, 1):.1f} s" for name in live))
+              + ", ".join(f"{name} {snippet_seconds(project, name, 1, timeout):.1f} s" for name, timeout in live.items()))
 
         serve = Serve(project)
         try:

@@ -96,7 +96,7 @@ def verification_page(build, titles: dict[str, str], use_directory_urls: bool = 
     failing = sum(not c.ok for c in checks)
     out = [
         # The page's own filter finds a number by value or name; in the site's search its thousands
-        # of rows would bury the pages that teach (and indexing them costs seconds per build).
+        # of rows would bury the pages that teach (and indexing them is most of the search plugin's work).
         "---",
         "search:",
         "  exclude: true",

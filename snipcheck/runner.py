@@ -368,8 +368,8 @@ class Runner:
                     self._session[(name, key)] = result
             else:
                 self.cache.store(name, key, result)
-                stored = SnippetResult(**{**result.__dict__, "from_cache": True})
-                self._memo[name] = (key, stored)
+                if self.cache.writable:  # what the cache holds; without a cache, nothing is kept
+                    self._memo[name] = (key, SnippetResult(**{**result.__dict__, "from_cache": True}))
         return result
 
     def _run_checked(self, name: str, request: Request) -> SnippetResult:
@@ -571,9 +571,11 @@ class Runner:
 
 def _longest_first(todo, cache: Cache) -> list:
     """The runs in the order they start: the longest expected first, so that no long run starts
-    last while the other cores have nothing left. Expected long: a run block that declares a
-    timeout (only a long run needs one), then the longer the last stored run took, then by name."""
-    return sorted(todo, key=lambda item: (-(item[2].timeout or 0.0), -cache.last_seconds(item[0]), item[0]))
+    last while the other cores have nothing left. Expected long: a run block that allows more
+    than the default timeout (the longer, the earlier), then the longer the last stored run took,
+    then by name."""
+    return sorted(todo, key=lambda item: (-max((item[2].timeout or 0.0) - DEFAULT_TIMEOUT, 0.0),
+                                          -cache.last_seconds(item[0]), item[0]))
 
 
 def _read_json(path: Path):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -59,6 +60,16 @@ def test_the_verification_page_is_generated_and_counts_every_check(site):
     assert rows == int(logged[1]), f"the verification page has {rows} rows for {logged[1]} checked numbers"
     assert "FAIL" not in html
     print(f"\nverification page: {logged[1]} numbers checked, {logged[2]} quoted")
+
+
+def test_the_verification_page_is_left_out_of_the_site_search(site):
+    """Its own filter finds a number by value or name; in the site's search its rows would bury
+    the pages that teach. Every other page the sitemap lists is in the index."""
+    index = json.loads((site.dir / "search" / "search_index.json").read_text(encoding="utf-8"))
+    indexed = {doc["location"].split("#", 1)[0] for doc in index["docs"]}
+    assert "verification/" not in indexed
+    teaching = {page for page in site.pages if page != "verification/" and not page.startswith("notebooks/")}
+    assert teaching - indexed == set(), f"pages missing from the search index: {sorted(teaching - indexed)}"
 
 
 def test_no_page_stylesheet_or_script_fetches_from_another_host(site):

@@ -211,14 +211,18 @@ def test_every_checked_number_past_its_tolerance_fails_at_its_page_and_line(base
             new = past_tolerance(site.number, site.computed)
             assert new in BOOLEANS or not Number(new).accepts(site.computed.lstrip("+")), f"{site}: {new} is not past the tolerance"
         mutations.append((site, new))
-    missed = [m for found in on_both_cores(_uncaught, mutations, engine, build) for m in found]
+    pieces = on_both_cores(_uncaught, mutations, engine, build)
+    checked = sum(count for count, _ in pieces)
+    assert checked == len(mutations), f"{checked} of {len(mutations)} mutations were rechecked"
+    missed = [m for _, found in pieces for m in found]
     print(f"\n{len(sites)} checked numbers ({len(build.checks)} checks) on {len(build.docs)} pages mutated past "
           f"their tolerance: {len(sites) - len(missed)} caught ({100 * (len(sites) - len(missed)) / max(1, len(sites)):.0f}%)")
     assert missed == [], f"{len(missed)} mutations not caught:\n" + "\n".join(missed)
 
 
-def _uncaught(engine: Engine, build, mutations: list[tuple[Site, str]]) -> list[str]:
-    """Each number mutated on its own (one recheck each): those no problem names at their page and line."""
+def _uncaught(engine: Engine, build, mutations: list[tuple[Site, str]]) -> tuple[int, list[str]]:
+    """Each number mutated on its own (one recheck each): how many were rechecked, and those no
+    problem names at their page and line."""
     missed = []
     for site, new in mutations:
         mutated = engine.recheck(build, {site.uri: _mutate(build.docs[site.uri].text, site, new)})
@@ -226,7 +230,7 @@ def _uncaught(engine: Engine, build, mutations: list[tuple[Site, str]]) -> list[
         if not named:
             missed.append(f"{site.path}:{site.line}: {site.number} -> {new} (computed {site.computed}) was not caught; "
                           f"problems: {[str(p) for p in mutated.problems if p.path == site.path] or 'none'}")
-    return missed
+    return len(mutations), missed
 
 
 _SHARED: tuple = ()  # what forked workers inherit: (work, engine, build, items)

@@ -125,8 +125,8 @@ def _reader_env() -> dict[str, str]:
     """This environment without anything that points into the project, every install pinned.
 
     pip compiles no module to bytecode as it installs (PIP_COMPILE=0): Python compiles each module
-    the first time it is imported, and about two thirds of the modules installed here (numpy's own
-    tests among them) no notebook imports."""
+    the first time it is imported, and most of the modules installed here (numpy's own tests among
+    them) no notebook imports."""
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("PYTHON", "VIRTUAL_ENV", "PIP_CONSTRAINT", "PIP_COMPILE", "PIP_NO_COMPILE"))}
     env["PIP_CONSTRAINT"] = str(ROOT / "requirements.lock")
