@@ -256,12 +256,12 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
         paths += [root / entry for entry in config.watch]
         skip = {self.engine.snippets_dir, self.engine.docs_dir}
         # A folder the snippets read from (attn) reaches the pages through them: already followed.
-        read = {(root / rel).resolve() for result in (self.build.results.values() if self.build else ())
-                for rel in result.imported}
+        read = {rel.split("/", 1)[0] for result in (self.build.results.values() if self.build else ())
+                for rel in result.imported if "/" in rel}
         digest = hashlib.sha256()
         for path in paths:
             path = path.resolve()
-            if path in skip or (path.is_dir() and any(path in file.parents for file in read)):
+            if path in skip or (path.is_dir() and path.parent == root and path.name in read):
                 continue
             found = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
             for file in found:
