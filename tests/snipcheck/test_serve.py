@@ -234,29 +234,27 @@ def test_a_run_that_ends_before_the_server_watches_still_rebuilds_the_site(proje
             self.watched.append(path)
 
     server = Server()
-    plugin.on_serve(server, config=None, builder=None)
-    assert str(plugin.trigger) in server.watched
-    before = plugin.trigger.stat().st_mtime_ns
-    time.sleep(1.5)
-    assert plugin.trigger.stat().st_mtime_ns == before, "touched before the watcher ran: the touch would be missed"
-    server.observer.started = True
-    deadline = time.monotonic() + 10
-    while plugin.trigger.stat().st_mtime_ns == before and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert plugin.trigger.stat().st_mtime_ns != before, "the run's end never triggered a rebuild"
-    assert runner.take_unannounced() == set()  # handed out once
 
+    def touched_only_once_the_watcher_runs(start) -> bool:
+        """With the watcher not running yet, ``start()``; no touch until it runs, then one."""
+        server.observer.started = False
+        start()  # (on_serve touches the trigger as it creates it: the first look's state)
+        before = plugin.trigger.stat().st_mtime_ns
+        time.sleep(1.5)
+        assert plugin.trigger.stat().st_mtime_ns == before, "touched before the watcher ran: the touch would be missed"
+        server.observer.started = True
+        deadline = time.monotonic() + 10
+        while plugin.trigger.stat().st_mtime_ns == before and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return plugin.trigger.stat().st_mtime_ns != before
+
+    assert touched_only_once_the_watcher_runs(lambda: plugin.on_serve(server, config=None, builder=None)), \
+        "the run's end never triggered a rebuild"
+    assert str(plugin.trigger) in server.watched
+    assert runner.take_unannounced() == set()  # handed out once
     # A run that ends after on_serve but before the watcher runs: the same wait, then the touch.
-    server.observer.started = False
-    before = plugin.trigger.stat().st_mtime_ns
-    runner.on_background_done("slow.py")
-    time.sleep(1.5)
-    assert plugin.trigger.stat().st_mtime_ns == before, "touched before the watcher ran: the touch would be missed"
-    server.observer.started = True
-    deadline = time.monotonic() + 10
-    while plugin.trigger.stat().st_mtime_ns == before and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert plugin.trigger.stat().st_mtime_ns != before, "a run ending before the watcher ran never triggered a rebuild"
+    assert touched_only_once_the_watcher_runs(lambda: runner.on_background_done("slow.py")), \
+        "a run ending before the watcher ran never triggered a rebuild"
     touched = plugin.trigger.stat().st_mtime_ns
     time.sleep(0.05)
     runner.on_background_done("slow.py")  # once the watcher runs, at once
