@@ -1,4 +1,4 @@
-"""attn.kvcache, attn.grouped and attn.causal_lm against independent formulations.
+"""attn.kvcache, attn.grouped and the decoder-only model generating, against independent formulations.
 
 The references here are written out directly: full causal multi-head attention, explicit copies
 of each key/value head for its query heads, loops over layers and positions, hand-computed byte
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import attn
-from attn.causal_lm import _position_rows
+from attn.position import position_rows
 
 
 def causal_mha(x, params, h):
@@ -231,61 +231,78 @@ def test_token_flops_counts_the_products_one_multiply_add_at_a_time():
     assert attn.token_flops(n, d, d_ff, cached=False) == loop_count(n, n)
 
 
-# ------------------------------------------------------------ causal LM --
+# ------------------------------------------------- the decoder-only model, generating --
 
 
 @pytest.fixture
-def lm(rng):
-    return attn.init_causal_lm(rng, vocab=11, d_model=12, d_ff=24, N=3)
+def lm_config():
+    return attn.Config(vocab=11, d_model=12, h=3, d_ff=24, N=3, pad=None)
+
+
+@pytest.fixture
+def lm(rng, lm_config):
+    return attn.init_decoder_only(rng, lm_config)
 
 
 def lm_by_hand(tokens, params, h):
-    """The model of attn.causal_lm written out: embeddings, positions, layers, tied output."""
-    n, d_model = len(tokens), params["embed"].shape[1]
-    x = np.stack([params["embed"][t] for t in tokens])
+    """The decoder-only model written out: scaled embeddings, positions, layers, tied output."""
+    n, d_model = len(tokens), params["embedding"].shape[1]
+    x = np.stack([params["embedding"][t] * math.sqrt(d_model) for t in tokens])
     x = x + attn.positional_encoding(n, d_model)
     for layer in params["layers"]:
         x = attn.encoder_layer(x, layer, h, attn.causal_mask(n))
-    return x @ params["embed"].T
+    return x @ params["embedding"].T
 
 
-def test_logits_follow_the_equations(lm):
+def test_logits_follow_the_equations(lm, lm_config):
     tokens = [3, 1, 4, 1, 5, 9, 2, 6]
-    np.testing.assert_allclose(attn.causal_lm_logits(tokens, lm, 3), lm_by_hand(tokens, lm, 3), rtol=0, atol=1e-12)
+    np.testing.assert_allclose(
+        attn.forward_decoder_only(lm, np.array(tokens), lm_config), lm_by_hand(tokens, lm, 3), rtol=0, atol=1e-12
+    )
 
 
-def test_each_row_only_sees_its_prefix(lm):
+def test_each_row_only_sees_its_prefix(lm, lm_config):
     tokens = np.array([3, 1, 4, 1, 5, 9])
-    full = attn.causal_lm_logits(tokens, lm, 3)
+    full = attn.forward_decoder_only(lm, tokens, lm_config)
     for i in range(len(tokens)):
         changed = tokens.copy()
         changed[i + 1 :] = 0  # the future is different; row i must not notice
-        np.testing.assert_allclose(attn.causal_lm_logits(changed, lm, 3)[i], full[i], rtol=0, atol=1e-12)
+        np.testing.assert_allclose(attn.forward_decoder_only(lm, changed, lm_config)[i], full[i], rtol=0, atol=1e-12)
 
 
 @pytest.mark.parametrize("chunks", [[1] * 6, [6], [2, 1, 3], [4, 2]])
-def test_steps_with_a_cache_equal_one_full_pass(lm, chunks):
+def test_steps_with_a_cache_equal_one_full_pass(lm, lm_config, chunks):
     tokens = np.array([3, 1, 4, 1, 5, 9])
-    caches = attn.new_caches(lm, 3, capacity=6)
+    caches = attn.new_caches(lm, lm_config, capacity=6)
     pieces, start = [], 0
     for t in chunks:
-        pieces.append(attn.causal_lm_step(tokens[start : start + t], lm, 3, caches))
+        pieces.append(attn.decoder_only_step(lm, tokens[start : start + t], lm_config, caches))
         start += t
-    np.testing.assert_allclose(np.concatenate(pieces), attn.causal_lm_logits(tokens, lm, 3), rtol=0, atol=1e-12)
+    np.testing.assert_allclose(
+        np.concatenate(pieces), attn.forward_decoder_only(lm, tokens, lm_config), rtol=0, atol=1e-12
+    )
     assert sum(c.nbytes for c in caches) == attn.kv_cache_bytes(3, 6, 12, 3)
 
 
-def test_generation_with_and_without_the_cache_agrees(lm):
-    with_cache, logits_cached = attn.greedy_generate([2, 7], lm, 3, steps=6)
-    without, logits_full = attn.greedy_generate([2, 7], lm, 3, steps=6, use_cache=False)
+def test_steps_without_positions_equal_one_full_pass(lm, lm_config):
+    config = lm_config._replace(position=False)
+    tokens = np.array([3, 1, 4, 1])
+    caches = attn.new_caches(lm, config, capacity=4)
+    stepped = np.concatenate([attn.decoder_only_step(lm, tokens[i : i + 1], config, caches) for i in range(4)])
+    np.testing.assert_allclose(stepped, attn.forward_decoder_only(lm, tokens, config), rtol=0, atol=1e-12)
+
+
+def test_generation_with_and_without_the_cache_agrees(lm, lm_config):
+    with_cache, logits_cached = attn.greedy_generate(lm, [2, 7], lm_config, steps=6)
+    without, logits_full = attn.greedy_generate(lm, [2, 7], lm_config, steps=6, use_cache=False)
     np.testing.assert_array_equal(with_cache, without)
     np.testing.assert_allclose(logits_cached, logits_full, rtol=0, atol=1e-12)
     assert with_cache.shape == (8,) and logits_cached.shape == (6, 11)
     np.testing.assert_array_equal(with_cache[2:], logits_cached.argmax(axis=1))
 
 
-def test_zero_steps_returns_the_prompt(lm):
-    tokens, logits = attn.greedy_generate([5], lm, 3, steps=0)
+def test_zero_steps_returns_the_prompt(lm, lm_config):
+    tokens, logits = attn.greedy_generate(lm, [5], lm_config, steps=0)
     np.testing.assert_array_equal(tokens, [5])
     assert logits.shape == (0, 11)
 
@@ -293,38 +310,50 @@ def test_zero_steps_returns_the_prompt(lm):
 def test_position_rows_are_rows_of_the_encoding():
     for d_model in (6, 7):
         np.testing.assert_allclose(
-            _position_rows(5, 3, d_model), attn.positional_encoding(8, d_model)[5:], rtol=0, atol=1e-15
+            position_rows(5, 3, d_model), attn.positional_encoding(8, d_model)[5:], rtol=0, atol=1e-15
         )
 
 
 @pytest.mark.parametrize("tokens", [[0, 11], [-1], [[1, 2]], [1.0, 2.0]])
-def test_tokens_must_be_valid_indices(lm, tokens):
+def test_tokens_must_be_valid_indices(lm, lm_config, tokens):
     with pytest.raises(ValueError):
-        attn.causal_lm_logits(np.array(tokens), lm, 3)
+        attn.decoder_only_step(lm, np.array(tokens), lm_config, attn.new_caches(lm, lm_config, capacity=4))
 
 
-def test_caches_must_match_the_layers(lm):
-    caches = attn.new_caches(lm, 3, capacity=4)
+def test_the_cached_step_refuses_the_padding_token(lm, lm_config):
+    config = lm_config._replace(pad=0)
+    with pytest.raises(ValueError, match="masks no padding"):
+        attn.decoder_only_step(lm, [3, 0], config, attn.new_caches(lm, config, capacity=4))
+
+
+def test_caches_must_match_the_layers(lm, lm_config):
+    caches = attn.new_caches(lm, lm_config, capacity=4)
     with pytest.raises(ValueError, match="need as many caches"):
-        attn.causal_lm_step([1], lm, 3, caches[:2])
-    attn.causal_lm_step([1], lm, 3, caches)
+        attn.decoder_only_step(lm, [1], lm_config, caches[:2])
+    attn.decoder_only_step(lm, [1], lm_config, caches)
     caches[1] = attn.KVCache(3, 4, 4)  # one layer's cache empty, the others not
     with pytest.raises(ValueError, match="same number of positions"):
-        attn.causal_lm_step([1], lm, 3, caches)
+        attn.decoder_only_step(lm, [1], lm_config, caches)
 
 
-def test_generation_refuses_an_empty_prompt(lm):
+def test_generation_refuses_an_empty_prompt(lm, lm_config):
     with pytest.raises(ValueError, match="at least one token"):
-        attn.greedy_generate([], lm, 3, steps=2)
+        attn.greedy_generate(lm, [], lm_config, steps=2)
 
 
-def test_init_wants_a_generator():
+def test_cached_generation_refuses_a_batch(lm, lm_config):
+    with pytest.raises(ValueError, match="one sequence"):
+        attn.greedy_generate(lm, [[1, 2]], lm_config, steps=2)
+
+
+def test_init_wants_a_generator(lm_config):
     with pytest.raises(TypeError, match="Generator"):
-        attn.init_causal_lm(0, 5, 4, 8, 1)
+        attn.init_decoder_only(0, lm_config)
 
 
 def test_init_is_reproducible():
-    a = attn.init_causal_lm(np.random.default_rng(3), 5, 4, 8, 2)
-    b = attn.init_causal_lm(np.random.default_rng(3), 5, 4, 8, 2)
-    np.testing.assert_array_equal(a["embed"], b["embed"])
+    config = attn.Config(vocab=5, d_model=4, h=2, d_ff=8, N=2)
+    a = attn.init_decoder_only(np.random.default_rng(3), config)
+    b = attn.init_decoder_only(np.random.default_rng(3), config)
+    np.testing.assert_array_equal(a["embedding"], b["embedding"])
     assert math.isclose(float(a["layers"][1]["ffn"]["W_2"].sum()), float(b["layers"][1]["ffn"]["W_2"].sum()))

@@ -297,7 +297,13 @@ def model_calls(rng):
         "init_adam": (attn.init_adam, (model,), {}),
         "adam_step": (attn.adam_step, (model, grads, attn.init_adam(model), 0.01), {}),
         "greedy_decode": (attn.greedy_decode, (model, source, config, 3, 1), {}),
-        "greedy_continue": (attn.greedy_continue, (decoder_only, target, config, 2), {}),
+        "greedy_generate": (attn.greedy_generate, (decoder_only, target, config, 2), {"use_cache": False}),
+        "new_caches": (attn.new_caches, (decoder_only, config, 3), {}),
+        "decoder_only_step": (
+            attn.decoder_only_step,
+            (decoder_only, target[0, :2], config, attn.new_caches(decoder_only, config, 2)),
+            {},
+        ),
     }
 
 
@@ -305,7 +311,6 @@ def _later_calls(rng, x, mha, encoder, h):
     """The calls of the generation and position modules (same contract as the table above)."""
     d_model, d_k = mha["W_q"].shape[0], mha["W_q"].shape[0] // h
     q4, k4 = rng.standard_normal((2, h, 5, d_k)), rng.standard_normal((2, 1, 5, d_k))
-    lm = attn.init_causal_lm(rng, 7, d_model, 16, 2)
     table = attn.init_learned_positions(rng, 6, d_model)
     w_k, w_v = rng.standard_normal((5, d_k)), rng.standard_normal((5, d_k))
     return {
@@ -316,11 +321,6 @@ def _later_calls(rng, x, mha, encoder, h):
         "attend_in_groups": (attn.attend_in_groups, (q4, k4, k4, attn.causal_mask(5)), {}),
         "grouped_query_attention": (attn.grouped_query_attention, (x, x, attn.mean_pool_kv_heads(mha, h, 1), h, 1), {}),
         "mean_pool_kv_heads": (attn.mean_pool_kv_heads, (mha, h, 1), {}),
-        "init_causal_lm": (attn.init_causal_lm, (rng, 7, d_model, 16, 2), {}),
-        "causal_lm_logits": (attn.causal_lm_logits, (np.array([1, 2, 3]), lm, h), {}),
-        "causal_lm_step": (attn.causal_lm_step, (np.array([1, 2]), lm, h, attn.new_caches(lm, h, 2)), {}),
-        "new_caches": (attn.new_caches, (lm, h, 3), {}),
-        "greedy_generate": (attn.greedy_generate, (np.array([1, 2]), lm, h, 3), {}),
         "init_learned_positions": (attn.init_learned_positions, (rng, 6, d_model), {}),
         "learned_positions": (attn.learned_positions, (table, 4), {}),
         "relative_offsets": (attn.relative_offsets, (4, 5, 2), {}),

@@ -11,7 +11,7 @@ import pytest
 
 from attn.core import causal_mask
 from attn.embedding import embed, output_logits
-from attn.greedy import greedy_continue, greedy_decode
+from attn.greedy import greedy_decode, greedy_generate
 from attn.init import init_decoder_layer, init_encoder_layer
 from attn.layers import decoder_layer, encoder_layer
 from attn.loss import cross_entropy, log_softmax, smoothed_targets
@@ -304,10 +304,10 @@ def test_greedy_decode_is_a_loop_of_argmaxes(rng):
     assert greedy_decode(params, source, SMALL, steps=0, bos=1).shape == (3, 0)
 
 
-def test_greedy_continue_is_a_loop_of_argmaxes(rng):
+def test_greedy_generate_without_a_cache_is_a_loop_of_argmaxes(rng):
     params = init_decoder_only(rng, SMALL)
     prompt = np.array([[1, 4, 5]])
-    tokens = greedy_continue(params, prompt, SMALL, steps=3)
+    tokens, _ = greedy_generate(params, prompt, SMALL, steps=3, use_cache=False)
     assert tokens.shape == (1, 6)
     np.testing.assert_array_equal(tokens[:, :3], prompt)
     for t in range(3, 6):
