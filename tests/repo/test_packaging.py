@@ -20,12 +20,12 @@ import re
 import shutil
 import subprocess
 import sys
-import tomllib
 import zipfile
 from email.parser import Parser
 from pathlib import Path
 
 import pytest
+import tomllib
 import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -90,9 +90,26 @@ def test_the_sites_wheel_is_what_pip_builds_and_builds_the_same_twice(wheel, tmp
     again_name, again = _downloads_hook().build_wheel(ROOT)
     assert again == wheel.read_bytes(), "two builds of the wheel differ"
     env = {**os.environ, "SOURCE_DATE_EPOCH": "315532800"}  # 1980-01-01, the hook's fixed timestamp
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check", "--no-deps",
-                    "--no-build-isolation", "--wheel-dir", str(tmp_path), str(ROOT)],
-                   check=True, env=env, capture_output=True, text=True, timeout=120)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--quiet",
+            "--disable-pip-version-check",
+            "--no-deps",
+            "--no-build-isolation",
+            "--wheel-dir",
+            str(tmp_path),
+            str(ROOT),
+        ],
+        check=True,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     built = tmp_path / again_name
     assert built.is_file(), f"pip built {sorted(p.name for p in tmp_path.iterdir())}"
     assert built.read_bytes() == wheel.read_bytes(), "the site's wheel differs from `pip wheel .`"
@@ -101,10 +118,13 @@ def test_the_sites_wheel_is_what_pip_builds_and_builds_the_same_twice(wheel, tmp
 def find_python(version: str) -> str | None:
     """An interpreter for ``version``: on PATH, or installed by pyenv (as on the project's machines)."""
     candidates = [shutil.which(f"python{version}")]
-    candidates += sorted(glob.glob(os.path.expanduser(f"~/.pyenv/versions/{version}.*/bin/python{version}")), reverse=True)
+    candidates += sorted(
+        glob.glob(os.path.expanduser(f"~/.pyenv/versions/{version}.*/bin/python{version}")), reverse=True
+    )
     for candidate in filter(None, candidates):
-        probe = subprocess.run([candidate, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
-                               capture_output=True, text=True)
+        probe = subprocess.run(
+            [candidate, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"], capture_output=True, text=True
+        )
         if probe.returncode == 0 and probe.stdout.strip() == version:
             return candidate
     return None
@@ -112,7 +132,9 @@ def find_python(version: str) -> str | None:
 
 def _self_contained_tests() -> list[Path]:
     """attn's test files that need only attn, numpy and hypothesis (not the repository around them)."""
-    return [p for p in sorted((ROOT / "tests" / "attn").glob("test_*.py")) if "ROOT" not in p.read_text(encoding="utf-8")]
+    return [
+        p for p in sorted((ROOT / "tests" / "attn").glob("test_*.py")) if "ROOT" not in p.read_text(encoding="utf-8")
+    ]
 
 
 @pytest.mark.slow
@@ -122,9 +144,24 @@ def test_attn_passes_its_tests_on_python_3_10_with_numpy_2_0(wheel, tmp_path):
     venv = tmp_path / "venv"
     subprocess.run([python, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
     # This environment's pip installs into the new one (pip --python): no second pip to set up.
-    pip = subprocess.run([sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install", "--quiet",
-                          "--no-compile", "--disable-pip-version-check", str(wheel), *FLOOR_PACKAGES],
-                         capture_output=True, text=True, timeout=600)
+    pip = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(venv / "bin" / "python"),
+            "install",
+            "--quiet",
+            "--no-compile",
+            "--disable-pip-version-check",
+            str(wheel),
+            *FLOOR_PACKAGES,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert pip.returncode == 0, pip.stdout + pip.stderr
     tests = _self_contained_tests()
     assert len(tests) >= 3, f"too few self-contained attn tests: {tests}"
@@ -132,17 +169,28 @@ def test_attn_passes_its_tests_on_python_3_10_with_numpy_2_0(wheel, tmp_path):
     (work / "tests").mkdir(parents=True)
     for path in [ROOT / "tests" / "attn" / "conftest.py", *tests]:
         shutil.copy(path, work / "tests" / path.name)
-    (work / "pytest.ini").write_text("[pytest]\nfilterwarnings = error\naddopts = -ra --strict-markers -p no:cacheprovider\n",
-                                     encoding="utf-8")
-    run = subprocess.run([str(venv / "bin" / "python"), "-c",
-                          "import attn, numpy, sys, pytest; print(attn.__file__, numpy.__version__); "
-                          "sys.exit(pytest.main(['-q', 'tests']))"],
-                         cwd=work, capture_output=True, text=True, timeout=600)
+    (work / "pytest.ini").write_text(
+        "[pytest]\nfilterwarnings = error\naddopts = -ra --strict-markers -p no:cacheprovider\n", encoding="utf-8"
+    )
+    run = subprocess.run(
+        [
+            str(venv / "bin" / "python"),
+            "-c",
+            "import attn, numpy, sys, pytest; print(attn.__file__, numpy.__version__); "
+            "sys.exit(pytest.main(['-q', 'tests']))",
+        ],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-3000:]
     first = run.stdout.splitlines()[0]
     assert str(venv) in first and " 2.0." in first, f"attn or numpy came from elsewhere: {first}"
-    print(f"\nPython {FLOOR_PYTHON}, {first.split()[1]} numpy: {run.stdout.strip().splitlines()[-1]} "
-          f"({', '.join(p.name for p in tests)})")
+    print(
+        f"\nPython {FLOOR_PYTHON}, {first.split()[1]} numpy: {run.stdout.strip().splitlines()[-1]} "
+        f"({', '.join(p.name for p in tests)})"
+    )
 
 
 def test_the_lock_pins_every_direct_requirement_at_its_version():
@@ -161,8 +209,12 @@ def test_the_lock_pins_every_direct_requirement_at_its_version():
 
 
 def test_the_deploy_workflow_is_a_valid_github_workflow():
-    result = subprocess.run([sys.executable, "-m", "check_jsonschema", "--builtin-schema", "vendor.github-workflows",
-                             str(WORKFLOW)], capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-m", "check_jsonschema", "--builtin-schema", "vendor.github-workflows", str(WORKFLOW)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 
@@ -174,8 +226,13 @@ def test_the_deploy_workflow_tests_builds_and_publishes_with_githubs_pages_actio
     steps = build["steps"]
     uses = [s.get("uses", "").split("@")[0] for s in steps]
     runs = [s.get("run", "") for s in steps]
-    order = [uses.index("actions/checkout"), uses.index("actions/configure-pages"),
-             runs.index("make test"), runs.index("make publish"), uses.index("actions/upload-pages-artifact")]
+    order = [
+        uses.index("actions/checkout"),
+        uses.index("actions/configure-pages"),
+        runs.index("make test"),
+        runs.index("make publish"),
+        uses.index("actions/upload-pages-artifact"),
+    ]
     assert order == sorted(order), "checkout, configure, test, build, upload: in this order"
     publish = steps[runs.index("make publish")]
     assert publish["env"]["SITE_URL"] == "${{ steps.pages.outputs.base_url }}"
@@ -192,13 +249,16 @@ def test_the_deploy_workflow_tests_builds_and_publishes_with_githubs_pages_actio
     assert f"python{FLOOR_PYTHON}" in floor["run"]
 
 
-@pytest.mark.parametrize("value, expected", [
-    ("", ""),
-    ("downloads/site.zip", "downloads/site.zip"),
-    ("/downloads/site.zip", "downloads/site.zip"),
-    ("../outside.zip", "error"),
-    ("downloads/site.tar", "error"),
-])
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        ("", ""),
+        ("downloads/site.zip", "downloads/site.zip"),
+        ("/downloads/site.zip", "downloads/site.zip"),
+        ("../outside.zip", "error"),
+        ("downloads/site.tar", "error"),
+    ],
+)
 def test_the_offline_zip_path_must_stay_inside_the_site_and_be_a_zip(value, expected):
     from types import SimpleNamespace
 

@@ -1,6 +1,7 @@
-"""ruff, pinned in requirements.lock and configured in pyproject.toml, lints and format-checks the library.
+"""ruff, pinned in requirements.lock and configured in pyproject.toml, lints and format-checks the code.
 
-Scope: attn/, bench/ and the library's tests (tests/test_attn_*.py).
+Scope: attn/, bench/, the claims-ledger reader and the tests outside tests/snipcheck/ and
+tests/gates/ (tests/attn/, tests/bench/, tests/hooks/, tests/repo/, tests/site/, tests/toolchain/).
 """
 
 import re
@@ -11,7 +12,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-SCOPE = ["attn", "bench", *sorted(str(path.relative_to(ROOT)) for path in (ROOT / "tests").glob("test_attn_*.py"))]
+TESTS = ["tests/attn", "tests/bench", "tests/hooks", "tests/repo", "tests/site", "tests/toolchain"]
+SCOPE = ["attn", "bench", "toolchain/claims_ledger.py", *TESTS]
 
 
 def ruff(*args):

@@ -84,16 +84,20 @@ def test_the_index_of_questions_links_every_question_once(page_questions):
 
 
 def test_every_answer_has_three_to_five_sentences(page_questions):
-    wrong = {f"{q['number']}. {q['title']}": len(sentences(q["answer"])) for q in page_questions
-             if not MIN_SENTENCES <= len(sentences(q["answer"])) <= MAX_SENTENCES}
+    wrong = {
+        f"{q['number']}. {q['title']}": len(sentences(q["answer"]))
+        for q in page_questions
+        if not MIN_SENTENCES <= len(sentences(q["answer"])) <= MAX_SENTENCES
+    }
     assert wrong == {}, f"answers outside {MIN_SENTENCES}-{MAX_SENTENCES} sentences: {wrong}"
 
 
 def test_every_answer_links_to_a_section_and_ties_a_computed_number(page_questions):
     for q in page_questions:
         targets = [m["target"] for m in _LINK.finditer(q["answer"])]
-        assert any(re.match(r"^\d\d-[a-z0-9-]+\.md#[a-z0-9-]+$", t) for t in targets), \
+        assert any(re.match(r"^\d\d-[a-z0-9-]+\.md#[a-z0-9-]+$", t) for t in targets), (
             f"question {q['number']} links to no section at an anchor: {targets}"
+        )
         ties = [m["op"] for m in _TIE.finditer(q["answer"])]
         assert "=" in ties, f"question {q['number']} ties no computed number"
 
@@ -114,8 +118,10 @@ def test_sentences_are_counted_as_a_reader_counts_them(text, count):
 
 
 def test_a_page_with_a_missing_piece_fails():
-    page = ("## The mechanism\n\n### 1. A question? { #a }\n\nOne sentence only, no link.\n\n"
-            "??? example \"code\"\n    Hidden. Not. Counted. At. All. Here.\n")
+    page = (
+        "## The mechanism\n\n### 1. A question? { #a }\n\nOne sentence only, no link.\n\n"
+        '??? example "code"\n    Hidden. Not. Counted. At. All. Here.\n'
+    )
     (q,) = questions(page)
     assert q["answer"] == "One sentence only, no link."
     assert len(sentences(q["answer"])) == 1

@@ -8,7 +8,8 @@ Every page ``docs/PAGE.md`` has a ledger ``claims/PAGE.toml`` next to it, a list
     argument = "n^2 d < n d^2 exactly when n < d, shown as the ratio n / d"
 
 ``says`` quotes the page: the exact words, in one paragraph, with a tie written as the number it
-documents, a link as its text, and without emphasis or code marks. Each claim names at least one
+documents, a link as its text, and without emphasis or code marks (keep the code marks of code
+that would read as HTML, such as `<s>`: the quote is read as Markdown). Each claim names at least one
 thing that backs it:
 
 - ``checks``: ties on the same page, as ``SNIPPET:EXPR`` (a computed ``=`` tie, or a ``~``
@@ -23,38 +24,86 @@ thing that backs it:
 
 ``ledger_problems`` compares a page with its ledger: every quote must stand on the page, every
 backing must exist, and every absolute word (``ABSOLUTES``) in the page's prose must lie inside a
-listed claim. It reads the Markdown itself (ties, run blocks, output blocks, fences) so that it
-does not depend on the checker's internals.
+listed claim. It parses the Markdown with markdown-it-py (ties, run blocks, output blocks,
+fences, admonitions) and does not depend on the checker's internals.
 """
 
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import tomllib
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+from mdit_py_plugins.admon import admon_plugin
+from mdit_py_plugins.dollarmath import dollarmath_plugin
+from mdit_py_plugins.front_matter import front_matter_plugin
 
 ABSOLUTES = ("exactly", "always", "never", "only", "any", "every", "none", "nothing", "cannot", "whatever")
 BACKINGS = ("checks", "outputs", "cite", "page", "argument", "code", "scope")
 KEYS = {"says", *BACKINGS}
 
-_FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
-_RUN = re.compile(r"""\brun=["']?(?P<name>[^"'\s]+)""")
 _TIE = re.compile(r"\{\{\s*(?P<doc>.+?)\s+(?P<op>[=@~])\s+(?P<ref>.+?)\s*\}\}")
-_LINK = re.compile(r"!?\[(?P<text>[^\]]*)\]\([^)]*\)")
-_ATTRS = re.compile(r"\{\s*[#.][^}]*\}")
-_HTML = re.compile(r"<[^>]+>")
+_RUN = re.compile(r"""\brun=["']?(?P<name>[^"'\s]+)""")
+_ATTRS = re.compile(r"\{\s*[#.][^}]*\}")  # an attribute list, { #id .class }, left as text by the parser
+_TAB = re.compile(r'^(?P<indent>[ \t]*)===(?P<rest>\s+".*)$', re.MULTILINE)
 _WORD = re.compile(r"(?<![\w-])(" + "|".join(ABSOLUTES) + r")(?![\w-])", re.IGNORECASE)  # "decoder-only" is a name
+
+
+def _parser() -> MarkdownIt:
+    """CommonMark with what the site's pages use: tables, front matter, $math$, admonitions (!!!, ???)."""
+    return (
+        MarkdownIt("commonmark")
+        .enable("table")
+        .use(front_matter_plugin)
+        .use(dollarmath_plugin, allow_space=True, allow_digits=True, double_inline=True)
+        .use(admon_plugin)
+    )
+
+
+def _inline_text(children: list[Token]) -> list[str]:
+    """An inline token's children as the reader sees them, one string per source line.
+
+    Text and code as written, a link or image as its text, math between its dollars, no emphasis
+    marks and no inline HTML.
+    """
+    lines, current = [], []
+    for child in children:
+        if child.type in ("softbreak", "hardbreak"):
+            lines.append("".join(current))
+            current = []
+            continue
+        if child.type in ("text", "code_inline"):
+            piece = child.content
+        elif child.type == "image":
+            piece = "\n".join(_inline_text(child.children or []))
+        elif child.type == "math_inline":
+            piece = f"${child.content}$"
+        elif child.type == "math_inline_double":
+            piece = f"$${child.content}$$"
+        else:
+            continue
+        *ended, rest = piece.split("\n")  # a formula may run over several source lines
+        for part in ended:
+            lines.append("".join(current) + part)
+            current = []
+        current.append(rest)
+    lines.append("".join(current))
+    return lines
 
 
 def normalise(text: str) -> str:
     """Prose as a reader sees it: ties as their number, links as their text, no marks, one space."""
+    tokens = _parser().parseInline(text)
+    return _clean(" ".join(_inline_text(tokens[0].children or []))) if tokens else ""
+
+
+def _clean(text: str) -> str:
+    """Rendered inline text -> ties as their documented number, no attribute lists, one space."""
     text = _TIE.sub(lambda m: m["doc"], text)
-    text = _LINK.sub(lambda m: m["text"], text)
     text = _ATTRS.sub("", text)
-    text = _HTML.sub("", text)
-    text = text.replace("**", "").replace("`", "")
-    text = re.sub(r"(?<![\w$\\])\*(?=\S)|(?<=\S)\*(?![\w$])", "", text)  # *emphasis*, not $a * b$
     return re.sub(r"\s+", " ", text).strip()
 
 
@@ -95,68 +144,70 @@ class Page:
 
 
 def read_page(text: str, path: str) -> Page:
-    """Paragraphs of prose (code, images and front matter left out), ties, and checked outputs."""
+    """Paragraphs of prose (code, math blocks, HTML and front matter left out), ties, and checked outputs.
+
+    The page is parsed as CommonMark (markdown-it-py) with the syntax the site uses. Material's
+    content tabs (=== "Title") have the layout of an admonition, a marker line and a body indented
+    by four spaces, and are read as one. A heading, an admonition's or tab's title and a table row
+    are each a paragraph of their own, marked ``heading`` (except table rows); so is a list item.
+    """
     page = Page(path)
-    lines = text.splitlines()
-    i, last_run, pending_run = 0, None, None
-    if lines and lines[0].strip() == "---":
-        i = next((j + 1 for j in range(1, len(lines)) if lines[j].strip() in ("---", "...")), 0)
-    block: list[tuple[int, str]] = []
-
-    def flush():
-        if block:
-            joined = " ".join(t for _, t in block)
-            heading = re.match(r"\s*(#|===\s)", joined) is not None  # headings and tab labels
-            page.paragraphs.append(Paragraph(block[0][0], normalise(joined), heading,
-                                             [(n, normalise(t)) for n, t in block], joined))
-            block.clear()
-
-    while i < len(lines):
-        line = lines[i]
-        fence = _FENCE.match(line)
-        if fence:
-            flush()
-            marker = fence["fence"]
-            end = next((j for j in range(i + 1, len(lines)) if lines[j].strip().startswith(marker[0] * len(marker))
-                        and set(lines[j].strip()) == {marker[0]}), len(lines))
-            info = fence["info"].strip()
-            run = _RUN.search(info)
+    source = text.splitlines()
+    tokens = _parser().parse(_TAB.sub(lambda m: f"{m['indent']}!!! tab{m['rest']}", text))
+    last_run: str | None = None
+    pending_run: str | None = None
+    for index, token in enumerate(tokens):
+        if token.type == "fence":
+            run = _RUN.search(token.info)
             if run:
                 last_run = pending_run = run["name"].removesuffix(".py")
-            elif info.split()[:1] == ["output"] and pending_run:
-                body = [re.sub(r"\s+", " ", b).strip() for b in lines[i + 1 : end]]
+            elif token.info.split()[:1] == ["output"] and pending_run:
+                body = [re.sub(r"\s+", " ", b).strip() for b in token.content.splitlines()]
                 page.outputs.setdefault(pending_run, []).extend(b for b in body if b)
                 pending_run = None
             else:
                 pending_run = None
-            i = end + 1
-            continue
-        stripped = line.strip()
-        if not stripped or stripped.startswith("<!--"):
-            flush()
-            i += 1
-            continue
-        if stripped.startswith("#") or re.match(r"^(\?\?\?\+?|!!!|===)\s", stripped):
-            flush()
-            block.append((i + 1, stripped))
-            flush()
-        elif stripped.startswith("![") or stripped.startswith("|"):
-            flush()
-            if stripped.startswith("|"):
-                block.append((i + 1, stripped))
-                flush()
-        else:
-            if re.match(r"^([-*] |\d+\. )", stripped):  # a list item is a paragraph of its own
-                flush()
-            block.append((i + 1, stripped))
+        elif token.type == "admonition_open" and token.map:
+            first = token.map[0]
+            _add(page, first + 1, [source[first].strip()], source[first].strip(), True, last_run)
+        elif token.type == "inline" and token.map:
+            parent = tokens[index - 1].type
+            first, stop = token.map
+            raw = " ".join(line.strip() for line in source[first:stop])
+            children = token.children or []
+            if parent in ("th_open", "td_open", "admonition_title_open"):
+                continue  # read whole: a table row at its tr_open, a title at its admonition_open
+            if children and children[0].type == "image":
+                continue  # a figure: its alternative text is not prose
+            if parent == "heading_open":
+                _add(page, first + 1, [raw], raw, True, last_run)
+            else:
+                _add(page, first + 1, _inline_text(children), raw, False, last_run)
+        elif token.type == "tr_open" and token.map:
+            row = source[token.map[0]].strip()
+            _add(page, token.map[0] + 1, [row], row, False, last_run)
+    return page
+
+
+def _add(page: Page, first: int, lines: list[str], raw: str, whole: bool, last_run: str | None) -> None:
+    """One paragraph from its rendered lines (line ``first`` onwards), and the ties they hold.
+
+    ``whole``: a heading or title, read from its one source line. Headings (and tab titles) are
+    marked as such: their words are not checked for absolutes.
+    """
+    heading = re.match(r"\s*(#|===\s)", raw) is not None
+    if whole or raw.startswith("|"):
+        numbered = [(first, normalise(raw))]
+    else:
+        numbered = [(first + k, _clean(line)) for k, line in enumerate(lines)]
+    text = re.sub(r"\s+", " ", " ".join(line for _, line in numbered)).strip()
+    page.paragraphs.append(Paragraph(first, text, heading, numbered, raw))
+    for number, line in [(first + k, line) for k, line in enumerate(lines)]:
         for match in _TIE.finditer(line):
             ref = match["ref"].replace(" ", "") if match["op"] != "@" else match["ref"]
             snippet, _, expr = ref.rpartition(":") if match["op"] != "@" else ("", "", ref)
-            snippet = snippet.removesuffix(".py") or (last_run if match["op"] != "@" else None)
-            page.ties.append(Tie(i + 1, match["doc"], match["op"], snippet, expr))
-        i += 1
-    flush()
-    return page
+            tie_snippet = snippet.removesuffix(".py") or (last_run if match["op"] != "@" else None)
+            page.ties.append(Tie(number, match["doc"], match["op"], tie_snippet, expr))
 
 
 def read_ledger(path: Path) -> list[dict]:
@@ -198,7 +249,9 @@ def ledger_problems(page_text: str, page_path: str, claims: list[dict], root: Pa
             problems.append(f"{page_path}: {where} names nothing that backs it (one of {', '.join(BACKINGS)})")
         found = [(k, p) for k, p in enumerate(page.paragraphs) if says in p.text]
         if not found:
-            problems.append(f"{page_path}: {where} does not stand on the page (quote one paragraph, ties as their number)")
+            problems.append(
+                f"{page_path}: {where} does not stand on the page (quote one paragraph, ties as their number)"
+            )
         for k, paragraph in found:
             start = paragraph.text.find(says)
             while start != -1:
@@ -206,23 +259,33 @@ def ledger_problems(page_text: str, page_path: str, claims: list[dict], root: Pa
                 start = paragraph.text.find(says, start + 1)
             cite = str(claim.get("cite", ""))
             if cite and cite not in paragraph.text:
-                problems.append(f"{page_path}:{paragraph.line}: {where} cites {cite!r}, which its paragraph does not name")
+                problems.append(
+                    f"{page_path}:{paragraph.line}: {where} cites {cite!r}, which its paragraph does not name"
+                )
             other = str(claim.get("page", ""))
             if other and not re.search(rf"\]\({re.escape(other)}(#[^)]*)?\)", paragraph.raw):
-                problems.append(f"{page_path}:{paragraph.line}: {where} is backed by page {other!r}, "
-                                "which its paragraph does not link to")
+                problems.append(
+                    f"{page_path}:{paragraph.line}: {where} is backed by page {other!r}, "
+                    "which its paragraph does not link to"
+                )
         for check in claim.get("checks", []):
             snippet, _, expr = check.replace(" ", "").partition(":")
-            if not expr or not any(t.op in "=~" and t.snippet == snippet.removesuffix(".py") and t.expr.replace(" ", "") == expr
-                                   for t in page.ties):
-                problems.append(f"{page_path}: {where} is backed by {check!r}, which the page does not tie "
-                                "(write SNIPPET:EXPR as the tie resolves)")
+            if not expr or not any(
+                t.op in "=~" and t.snippet == snippet.removesuffix(".py") and t.expr.replace(" ", "") == expr
+                for t in page.ties
+            ):
+                problems.append(
+                    f"{page_path}: {where} is backed by {check!r}, which the page does not tie "
+                    "(write SNIPPET:EXPR as the tie resolves)"
+                )
         for output in claim.get("outputs", []):
             snippet, _, line = output.partition(":")
             line = re.sub(r"\s+", " ", line).strip()
             if not any(line and line in o for o in page.outputs.get(snippet.strip().removesuffix(".py"), [])):
-                problems.append(f"{page_path}: {where} is backed by output {output!r}, which no checked output block "
-                                "of that snippet on the page contains")
+                problems.append(
+                    f"{page_path}: {where} is backed by output {output!r}, which no checked output block "
+                    "of that snippet on the page contains"
+                )
         other = str(claim.get("page", ""))
         if other and not (root / "docs" / other).is_file():
             problems.append(f"{page_path}: {where} is backed by page {other!r}, which does not exist")
@@ -230,15 +293,19 @@ def ledger_problems(page_text: str, page_path: str, claims: list[dict], root: Pa
         if code:
             file, _, name = code.partition(":")
             source = root / file
-            if not source.is_file() or (name and not re.search(rf"^\s*(def|class)\s+{re.escape(name)}\b",
-                                                               source.read_text(encoding="utf-8"), re.M)):
+            if not source.is_file() or (
+                name
+                and not re.search(rf"^\s*(def|class)\s+{re.escape(name)}\b", source.read_text(encoding="utf-8"), re.M)
+            ):
                 problems.append(f"{page_path}: {where} is about code {code!r}, which does not exist")
     for k, paragraph in enumerate(page.paragraphs):
         if paragraph.heading:
             continue
         for match in _WORD.finditer(paragraph.text):
             if not any(a <= match.start() and match.end() <= b for a, b in covered.get(k, [])):
-                problems.append(f"{page_path}:{paragraph.line_of(match.start())}: {match[0]!r} in "
-                                f"{_sentence(paragraph.text, match.start())!r} "
-                                "is in no listed claim")
+                problems.append(
+                    f"{page_path}:{paragraph.line_of(match.start())}: {match[0]!r} in "
+                    f"{_sentence(paragraph.text, match.start())!r} "
+                    "is in no listed claim"
+                )
     return problems
