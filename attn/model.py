@@ -332,7 +332,7 @@ def attention_weights(params, source, target_in, config):
     """
     _, tape = _forward_with_tape(params, source, target_in, config, rng=None)
     h = config.h
-    weights = {"encoder": [], "decoder": [], "cross": []}
+    weights: dict[str, list[np.ndarray]] = {"encoder": [], "decoder": [], "cross": []}
     for layer, cache in zip(params["encoder"], tape["encoder"]["caches"], strict=True):
         x = cache["x"]
         weights["encoder"].append(multi_head_attention(x, x, layer["self_attn"], h, tape["memory_mask"], True)[1])
