@@ -3,6 +3,8 @@
 import numpy as np
 import pytest
 
+import attn
+
 
 @pytest.fixture
 def rng():
@@ -43,3 +45,34 @@ def relative_error():
         return 0.0 if scale == 0 else float(np.linalg.norm(a - b) / scale)
 
     return error
+
+
+@pytest.fixture
+def lm_config():
+    """A small decoder-only configuration without a padding token (vocab 11, d_model 12, h 3, N 3)."""
+    return attn.Config(vocab=11, d_model=12, h=3, d_ff=24, N=3, pad=None)
+
+
+@pytest.fixture
+def lm(rng, lm_config):
+    """A random decoder-only model of lm_config."""
+    return attn.init_decoder_only(rng, lm_config)
+
+
+@pytest.fixture
+def grouped_by_copying():
+    """``grouped_by_copying(x, memory, params, h, groups, mask)``: the reference of grouped-query attention."""
+
+    def grouped_by_copying(x, memory, params, h, groups, mask=None):
+        """Grouped-query attention with every key/value head copied out to its h / groups query heads."""
+        d_k = params["W_q"].shape[1] // h
+        out = []
+        for head in range(h):
+            group = head // (h // groups)
+            q = x @ params["W_q"][:, head * d_k : (head + 1) * d_k]
+            k = memory @ params["W_k"][:, group * d_k : (group + 1) * d_k]
+            v = memory @ params["W_v"][:, group * d_k : (group + 1) * d_k]
+            out.append(attn.scaled_dot_product_attention(q, k, v, mask))
+        return np.concatenate(out, axis=-1) @ params["W_o"]
+
+    return grouped_by_copying

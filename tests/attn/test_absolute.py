@@ -5,7 +5,7 @@ import pytest
 
 import attn
 
-# ---------------------------------------------------------------------------------- absolute --
+# -------------------------------------------------------------- absolute --
 
 
 def test_learned_positions_hand_out_copies_of_the_first_rows(rng):

@@ -21,7 +21,7 @@ def authors_slopes(n):
     return power_of_two(closest) + authors_slopes(2 * closest)[0::2][: n - closest]
 
 
-# ------------------------------------------------------------------------------------- ALiBi --
+# ----------------------------------------------------------------- ALiBi --
 
 
 def test_alibi_slopes_for_8_and_16_heads_are_the_papers():

@@ -276,7 +276,7 @@ CASES = {
 }
 
 
-# ------------------------------------------------------------------------------------- cases --
+# ----------------------------------------------------------------- cases --
 
 
 @pytest.mark.parametrize("name", CASES)
@@ -294,7 +294,7 @@ def test_backward_matches_central_differences(name, rng, central_differences, re
 small_floats = st.floats(-5, 5, allow_nan=False, width=64)
 
 
-# -------------------------------------------------------------------------------- properties --
+# ------------------------------------------------------------ properties --
 
 
 @settings(max_examples=40, deadline=None)

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from attn.core import causal_mask, padding_mask, scaled_dot_product_attention, softmax
+from attn.core import causal_mask, dot_product_weights, padding_mask, scaled_dot_product_attention, softmax
 
 
 def loop_attention(q, k, v, mask=None):
@@ -61,7 +61,7 @@ A, B, C = [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]
 TOKENS = np.array([A, B, C])  # (n, d_model) = (3, 2); identity projections: Q = K = V = X
 
 
-# ------------------------------------------------------------------------------ hand-derived --
+# ---------------------------------------------------------- hand-derived --
 
 
 def test_hand_derived_scaled_scores():
@@ -77,7 +77,7 @@ def test_hand_derived_weights_and_outputs():
     np.testing.assert_allclose(scaled_dot_product_attention(TOKENS, TOKENS, TOKENS), out, rtol=0, atol=1e-15)
 
 
-# ----------------------------------------------------------------------------------- softmax --
+# --------------------------------------------------------------- softmax --
 
 
 @pytest.mark.parametrize(
@@ -140,7 +140,7 @@ SHAPES = [  # (n_q, n_k, d_k, d_v)
 ]
 
 
-# ------------------------------------------------------------------------ attention vs loops --
+# ---------------------------------------------------- attention vs loops --
 
 
 @pytest.mark.parametrize("n_q, n_k, d_k, d_v", SHAPES)
@@ -271,7 +271,53 @@ def test_attention_properties(batch, n_q, n_k, d_k, d_v, spread, seed):
     assert np.all(fast[~live] == 0.0)
 
 
-# ------------------------------------------------------------------------------------- masks --
+# ------------------------------------------------------ the shared weights --
+
+
+def loop_weights(q, k, mask, bias):
+    """softmax(q_i . k_j / sqrt(d_k) + bias_ij) over the allowed keys, entry by entry with math.exp."""
+    d_k = len(q[0])
+    rows = []
+    for i in range(len(q)):
+        scores = [
+            sum(float(a) * float(b) for a, b in zip(q[i], k[j], strict=True)) / math.sqrt(d_k) + float(bias[i][j])
+            if mask[i][j]
+            else -math.inf
+            for j in range(len(k))
+        ]
+        rows.append(loop_softmax(scores))
+    return np.array(rows)
+
+
+def test_dot_product_weights_with_a_bias_and_a_mask_match_a_loop(rng):
+    q, k = rng.standard_normal((4, 3)), rng.standard_normal((5, 3))
+    mask, bias = rng.random((4, 5)) < 0.7, rng.standard_normal((4, 5))
+    mask[2] = False  # a fully masked row: all zero
+    np.testing.assert_allclose(
+        dot_product_weights(q, k, mask, bias), loop_weights(q, k, mask, bias), rtol=0, atol=1e-14
+    )
+
+
+def test_dot_product_weights_are_the_weights_of_attention(rng):
+    q, k, v = rng.standard_normal((2, 4, 3)), rng.standard_normal((2, 6, 3)), rng.standard_normal((2, 6, 2))
+    mask = rng.random((2, 4, 6)) < 0.7
+    _, weights = scaled_dot_product_attention(q, k, v, mask, return_weights=True)
+    np.testing.assert_array_equal(dot_product_weights(q, k, mask), weights)
+
+
+def test_a_bias_of_minus_infinity_masks_and_a_constant_bias_changes_nothing(rng):
+    q, k = rng.standard_normal((3, 4)), rng.standard_normal((5, 4))
+    blocked = np.zeros((3, 5))
+    blocked[:, 1] = -np.inf
+    mask = np.ones((3, 5), dtype=bool)
+    mask[:, 1] = False
+    np.testing.assert_allclose(dot_product_weights(q, k, bias=blocked), dot_product_weights(q, k, mask), atol=1e-15)
+    np.testing.assert_allclose(
+        dot_product_weights(q, k, bias=np.full((3, 5), 7.0)), dot_product_weights(q, k), atol=1e-15
+    )
+
+
+# ----------------------------------------------------------------- masks --
 
 
 @pytest.mark.parametrize("n", [0, 1, 2, 5])

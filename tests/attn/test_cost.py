@@ -94,7 +94,7 @@ def test_layer_counts_accept_numpy_ints():
     assert attention_weights_bytes(np.int64(2), np.int8(1), 1, 1, itemsize=np.int16(4)) == 16
 
 
-# -------------------------------------------------------------------------------------- cost --
+# ------------------------------------------------------------------ cost --
 
 
 @pytest.mark.parametrize(

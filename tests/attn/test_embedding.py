@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from attn.embedding import embed, embed_backward, output_logits
 from attn.position import positional_encoding
 
-# --------------------------------------------------------------------------------- embedding --
+# ------------------------------------------------------------- embedding --
 
 
 def test_embed_scales_by_sqrt_d_model_and_adds_positions(rng):
@@ -43,7 +43,7 @@ def test_output_logits_are_dot_products_with_the_embedding_rows(rng):
     assert logits[1, 2, 5] == pytest.approx(sum(y[1, 2, i] * E[5, i] for i in range(4)))
 
 
-# -------------------------------------------------------------------------------- properties --
+# ------------------------------------------------------------ properties --
 
 
 @settings(max_examples=40, deadline=None)

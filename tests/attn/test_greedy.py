@@ -13,18 +13,7 @@ from attn.model import (
     init_transformer,
 )
 
-
-@pytest.fixture
-def lm_config():
-    return attn.Config(vocab=11, d_model=12, h=3, d_ff=24, N=3, pad=None)
-
-
-@pytest.fixture
-def lm(rng, lm_config):
-    return attn.init_decoder_only(rng, lm_config)
-
-
-# -------------------------------------------------------- the decoder-only model, generating --
+# ------------------------------------ the decoder-only model, generating --
 
 
 def test_generation_with_and_without_the_cache_agrees(lm, lm_config):
@@ -64,7 +53,7 @@ def batch(rng, config=SMALL, size=3, m=5, n=4):
     return source, target
 
 
-# ------------------------------------------------------------------------------- whole model --
+# ----------------------------------------------------------- whole model --
 
 
 def test_greedy_decode_is_a_loop_of_argmaxes(rng):

@@ -5,25 +5,11 @@ import pytest
 
 import attn
 
-
-def grouped_by_copying(x, memory, params, h, groups, mask=None):
-    """Grouped-query attention with every key/value head copied out to its h / groups query heads."""
-    d_k = params["W_q"].shape[1] // h
-    out = []
-    for head in range(h):
-        group = head // (h // groups)
-        q = x @ params["W_q"][:, head * d_k : (head + 1) * d_k]
-        k = memory @ params["W_k"][:, group * d_k : (group + 1) * d_k]
-        v = memory @ params["W_v"][:, group * d_k : (group + 1) * d_k]
-        out.append(attn.scaled_dot_product_attention(q, k, v, mask))
-    return np.concatenate(out, axis=-1) @ params["W_o"]
-
-
-# ----------------------------------------------------------------------------------- grouped --
+# --------------------------------------------------------------- grouped --
 
 
 @pytest.mark.parametrize("h, groups", [(4, 4), (4, 2), (4, 1), (6, 3), (6, 2)])
-def test_grouped_query_attention_equals_copied_heads(rng, h, groups):
+def test_grouped_query_attention_equals_copied_heads(rng, h, groups, grouped_by_copying):
     n, d_model = 5, 12
     x, memory = rng.standard_normal((n, d_model)), rng.standard_normal((n + 2, d_model))
     params = attn.mean_pool_kv_heads(attn.init_multi_head(rng, d_model), h, groups)

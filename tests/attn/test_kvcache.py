@@ -11,20 +11,7 @@ def causal_mha(x, params, h):
     return attn.multi_head_attention(x, x, params, h, attn.causal_mask(x.shape[0]))
 
 
-def grouped_by_copying(x, memory, params, h, groups, mask=None):
-    """Grouped-query attention with every key/value head copied out to its h / groups query heads."""
-    d_k = params["W_q"].shape[1] // h
-    out = []
-    for head in range(h):
-        group = head // (h // groups)
-        q = x @ params["W_q"][:, head * d_k : (head + 1) * d_k]
-        k = memory @ params["W_k"][:, group * d_k : (group + 1) * d_k]
-        v = memory @ params["W_v"][:, group * d_k : (group + 1) * d_k]
-        out.append(attn.scaled_dot_product_attention(q, k, v, mask))
-    return np.concatenate(out, axis=-1) @ params["W_o"]
-
-
-# ----------------------------------------------------------------------------------- KVCache --
+# --------------------------------------------------------------- KVCache --
 
 
 def test_cache_appends_in_order_and_returns_read_only_views(rng):
@@ -73,12 +60,12 @@ def test_cache_refuses_bad_sizes(arguments):
         attn.KVCache(*arguments)
 
 
-# -------------------------------------------------------------------------- cached attention --
+# ------------------------------------------------------ cached attention --
 
 
 @pytest.mark.parametrize("chunks", [[1] * 7, [7], [3, 1, 1, 2], [2, 5]])
 @pytest.mark.parametrize("groups", [4, 2, 1])
-def test_cached_attention_reproduces_the_full_causal_pass(rng, chunks, groups):
+def test_cached_attention_reproduces_the_full_causal_pass(rng, chunks, groups, grouped_by_copying):
     n, d_model, h = sum(chunks), 16, 4
     x = rng.standard_normal((n, d_model))
     params = attn.mean_pool_kv_heads(attn.init_multi_head(rng, d_model), h, groups)
@@ -99,7 +86,7 @@ def test_cached_attention_wants_a_matrix_of_new_rows(rng):
         attn.cached_self_attention(np.zeros(8), params, 2, attn.KVCache(2, 4, 3))
 
 
-# ------------------------------------------------------------------------------------- costs --
+# ----------------------------------------------------------------- costs --
 
 
 @pytest.mark.parametrize(

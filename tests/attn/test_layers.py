@@ -13,7 +13,7 @@ from attn.init import (
 from attn.layers import decoder_layer, encoder_layer, feed_forward, layer_norm
 from attn.multihead import multi_head_attention
 
-# ------------------------------------------------------------------------------------ layers --
+# ---------------------------------------------------------------- layers --
 
 
 def test_layer_norm(rng):

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from attn.loss import cross_entropy, cross_entropy_backward, log_softmax, smoothed_targets
 
-# -------------------------------------------------------------------------------------- loss --
+# ------------------------------------------------------------------ loss --
 
 
 def test_log_softmax_is_stable_and_normalised(rng):
@@ -76,7 +76,7 @@ def test_cross_entropy_rejects_mismatched_shapes(rng):
         cross_entropy(rng.standard_normal((2, 3, 4)), np.zeros((2, 3)))
 
 
-# -------------------------------------------------------------------------------- properties --
+# ------------------------------------------------------------ properties --
 
 
 @settings(max_examples=40, deadline=None)

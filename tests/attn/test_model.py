@@ -24,16 +24,6 @@ from attn.model import (
 from attn.params import count_parameters
 
 
-@pytest.fixture
-def lm_config():
-    return attn.Config(vocab=11, d_model=12, h=3, d_ff=24, N=3, pad=None)
-
-
-@pytest.fixture
-def lm(rng, lm_config):
-    return attn.init_decoder_only(rng, lm_config)
-
-
 def lm_by_hand(tokens, params, h):
     """The decoder-only model written out: scaled embeddings, positions, layers, tied output."""
     n, d_model = len(tokens), params["embedding"].shape[1]
@@ -44,7 +34,7 @@ def lm_by_hand(tokens, params, h):
     return x @ params["embedding"].T
 
 
-# -------------------------------------------------------- the decoder-only model, generating --
+# ------------------------------------ the decoder-only model, generating --
 
 
 def test_logits_follow_the_equations(lm, lm_config):
@@ -141,7 +131,7 @@ def batch(rng, config=SMALL, size=3, m=5, n=4):
     return source, target
 
 
-# ------------------------------------------------------------------------------- whole model --
+# ----------------------------------------------------------- whole model --
 
 
 def test_the_training_loss_without_dropout_is_the_loss_of_forward(rng):
@@ -249,7 +239,7 @@ def test_attention_weights(rng):
         assert np.all(np.triu(w, k=1) == 0.0)  # the causal mask
 
 
-# -------------------------------------------------------------------------------- parameters --
+# ------------------------------------------------------------ parameters --
 
 
 @pytest.mark.parametrize(
@@ -279,7 +269,7 @@ def test_the_embedding_starts_with_unit_variance_after_scaling(rng):
     assert (E * math.sqrt(64)).var() == pytest.approx(1.0, rel=0.02)  # 25,600 draws
 
 
-# -------------------------------------------------------------------------------- validation --
+# ------------------------------------------------------------ validation --
 
 
 @pytest.mark.parametrize(
@@ -322,7 +312,7 @@ def _leaves(tree):
 TINY = Config(vocab=6, d_model=4, h=2, d_ff=6, N=2, p_drop=0.1, eps_ls=0.1, pad=0)
 
 
-# ------------------------------------------------------------------------------- whole model --
+# ----------------------------------------------------------- whole model --
 
 
 @pytest.mark.parametrize("variant", ["encoder-decoder", "decoder-only"])

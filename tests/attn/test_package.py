@@ -50,7 +50,7 @@ def attn_modules_after(statement):
     return json.loads(result.stdout)
 
 
-# ------------------------------------------------------------------------------ lazy imports --
+# ---------------------------------------------------------- lazy imports --
 
 
 @pytest.mark.parametrize(
@@ -132,7 +132,7 @@ def test_contract_signatures():
         assert list(inspect.signature(getattr(attn, name)).parameters) == parameters, name
 
 
-# ------------------------------------------------------------------------------- house style --
+# ----------------------------------------------------------- house style --
 
 
 @pytest.mark.parametrize("name", attn.__all__)
@@ -353,7 +353,7 @@ def arrays_in(value):
             yield from arrays_in(item)
 
 
-# ------------------------------------------------------------------------------- no mutation --
+# ----------------------------------------------------------- no mutation --
 
 
 def test_every_public_function_is_in_the_mutation_table(rng):

@@ -11,7 +11,7 @@ from attn.init import (
 )
 from attn.params import count_parameters
 
-# ------------------------------------------------------------------------------------ params --
+# ---------------------------------------------------------------- params --
 
 
 def test_count_parameters_toy_heads(rng):

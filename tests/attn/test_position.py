@@ -8,7 +8,7 @@ import pytest
 import attn
 from attn.position import position_rows, positional_encoding
 
-# ---------------------------------------------------------------------------------- position --
+# -------------------------------------------------------------- position --
 
 
 def test_positional_encoding_rows_for_d_model_8():
@@ -35,7 +35,7 @@ def test_positional_encoding_rejects_bad_arguments():
         positional_encoding(4, 8, base=0.0)
 
 
-# -------------------------------------------------------- the decoder-only model, generating --
+# ------------------------------------ the decoder-only model, generating --
 
 
 def test_position_rows_are_rows_of_the_encoding():

@@ -11,7 +11,7 @@ def layers(rng):
     return [attn.init_encoder_layer(rng, 8, 16) for _ in range(3)]
 
 
-# ----------------------------------------------------------------------------------- prenorm --
+# --------------------------------------------------------------- prenorm --
 
 
 def test_pre_norm_layer_follows_the_formula(rng, layers):

@@ -8,7 +8,7 @@ from attn.init import init_decoder_layer, init_encoder_layer
 from attn.layers import decoder_layer, encoder_layer
 from attn.training import decoder_layer_forward, dropout, encoder_layer_forward
 
-# ----------------------------------------------------------------------------------- dropout --
+# --------------------------------------------------------------- dropout --
 
 
 def test_dropout_keeps_the_expected_value():
@@ -32,7 +32,7 @@ def test_dropout_rejects_bad_rates(p_drop):
         dropout(np.ones(3), p_drop, np.random.default_rng(0))
 
 
-# ------------------------------------------------------------------------------- whole model --
+# ----------------------------------------------------------- whole model --
 
 
 def test_training_layers_without_dropout_are_the_inference_layers(rng):

@@ -152,7 +152,7 @@ OVERFLOWING = [  # (id, q, k): finite inputs whose scores pass the dtype's large
 ]
 
 
-# ---------------------------------------------------------------------------------- overflow --
+# -------------------------------------------------------------- overflow --
 
 
 @pytest.mark.parametrize("name", ATTENTION)

@@ -2,27 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
-
-HOOKS = Path(__file__).resolve().parents[2] / "hooks"
-
-
-def _load(name: str):
-    spec = importlib.util.spec_from_file_location(f"hooks_{name}", HOOKS / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.mark.parametrize("dirty", [False, True])
-def test_the_math_font_covers_the_pages_a_dirty_rebuild_did_not_write(dirty):
+def test_the_math_font_covers_the_pages_a_dirty_rebuild_did_not_write(dirty, load_hook):
     """hooks/mathfont.py cuts the font to the characters of the pages written. A whole build
     starts afresh; under ``mkdocs serve --dirty`` a rebuild writes only the changed pages, and the
     characters of the others must stay."""
-    mathfont = _load("mathfont")
+    mathfont = load_hook("mathfont")
 
     def page(uri):
         return type("Page", (), {"file": type("File", (), {"src_uri": uri})})()

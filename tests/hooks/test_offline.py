@@ -2,20 +2,8 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 from mkdocs.exceptions import PluginError
-
-HOOKS = Path(__file__).resolve().parents[2] / "hooks"
-
-
-def _load(name: str):
-    spec = importlib.util.spec_from_file_location(f"hooks_{name}", HOOKS / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 class _Page:
@@ -24,8 +12,8 @@ class _Page:
 
 
 @pytest.fixture(scope="module")
-def offline():
-    return _load("offline")
+def offline(load_hook):
+    return load_hook("offline")
 
 
 @pytest.mark.parametrize(

@@ -2,25 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
 import re
-from pathlib import Path
 
 import pytest
 
-HOOKS = Path(__file__).resolve().parents[2] / "hooks"
-
-
-def _load(name: str):
-    spec = importlib.util.spec_from_file_location(f"hooks_{name}", HOOKS / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
 
 @pytest.fixture(scope="module")
-def shared_css():
-    return _load("shared_css")
+def shared_css(load_hook):
+    return load_hook("shared_css")
 
 
 BIG_CSS = ".jupyter-wrapper { color: red; }\n" * 200  # 6,400 bytes

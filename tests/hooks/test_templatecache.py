@@ -2,25 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 
-HOOKS = Path(__file__).resolve().parents[2] / "hooks"
-
-
-def _load(name: str):
-    spec = importlib.util.spec_from_file_location(f"hooks_{name}", HOOKS / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_templates_compile_once_and_again_when_their_source_changes(tmp_path):
+def test_templates_compile_once_and_again_when_their_source_changes(tmp_path, load_hook):
     """hooks/templatecache.py: a second environment reads the compiled template from the cache,
     and an edited template is compiled afresh (Jinja keys the cache by a checksum of the source)."""
     import jinja2
 
-    templatecache = _load("templatecache")
+    templatecache = load_hook("templatecache")
     (tmp_path / "mkdocs.yml").write_text("site_name: t\n", encoding="utf-8")
     (tmp_path / "t.html").write_text("one {{ x }}", encoding="utf-8")
     config = type("Config", (), {"config_file_path": str(tmp_path / "mkdocs.yml")})()
