@@ -19,6 +19,10 @@ from m to m_new, everything accumulated so far is rescaled by exp(m - m_new):
 Only m >= rowmax(s) matters, not m = rowmax(s): without a mask, m is an upper bound that costs no
 pass over s. The loop itself is ``attn.kernels.online_softmax_attention`` (see that module).
 
+``plain_attention`` takes its weights from ``attn.core.dot_product_weights``, where they are
+spelled once. The online form does not: it never holds a row's weights whole, only partial sums
+rescaled as each key block arrives, which is what saves the memory.
+
 Taught on: docs/08-cost.md
 """
 
