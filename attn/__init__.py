@@ -1,262 +1,103 @@
 """attn: self-attention in pure numpy, written to be read next to the site.
 
+The public API is the table ``_PUBLIC`` below, listed once: each submodule with
+the names it defines. ``__all__``, the lazy loader and ``dir(attn)`` are all
+derived from it, so a new public function is one entry there.
+
 Every public name is loaded lazily (PEP 562): ``import attn`` imports no
-submodule, and ``from attn import softmax`` imports only ``attn.core``, so a
-site snippet depends only on the modules it really uses.
+submodule, and ``from attn import softmax`` imports only ``attn.core`` (and the
+kernels it calls). The lazy loading is what keeps the site's snippet cache
+precise: the checker records every file a snippet reads and reruns the snippet
+when one of them changes, so a snippet that imports one function of attn must
+not read, and depend on, every module of the package.
 
-    attn.core       softmax, scaled_dot_product_attention, causal_mask, padding_mask
-    attn.blockwise  blockwise_attention, plain_attention
-    attn.multihead  split_heads, merge_heads, multi_head_attention, attention_head
-    attn.position   positional_encoding
-    attn.layers     layer_norm, feed_forward, encoder_layer, decoder_layer
-    attn.init       init_attention, init_multi_head, init_feed_forward,
-                    init_layer_norm, init_encoder_layer, init_decoder_layer
-    attn.params     count_parameters
-    attn.cost       attention_flops, recurrent_flops, attention_crossover,
-                    sequential_steps, score_matrix_bytes, score_block_bytes,
-                    projection_flops, attention_layer_flops,
-                    attention_weights_bytes
-
-    attn.embedding  embed, output_logits (and their backward passes)
-    attn.loss       log_softmax, smoothed_targets, cross_entropy, cross_entropy_backward
-    attn.backward   softmax_backward, attention_backward, multi_head_attention_backward,
-                    layer_norm_backward, feed_forward_backward
-    attn.training   dropout, encoder_layer_forward, decoder_layer_forward (and backward)
-    attn.model      Config, init_transformer, init_decoder_only, encode, decode, forward,
-                    forward_decoder_only, loss_and_gradients,
-                    decoder_only_loss_and_gradients, attention_weights, parameter_counts
-    attn.optim      learning_rate, init_adam, adam_step
-    attn.greedy     greedy_decode, greedy_continue
-    attn.kvcache    KVCache, cached_self_attention, kv_cache_bytes, token_flops
-    attn.grouped    attend_in_groups, grouped_query_attention, mean_pool_kv_heads
-    attn.causal_lm  init_causal_lm, causal_lm_logits, causal_lm_step, new_caches,
-                    greedy_generate
-    attn.absolute   init_learned_positions, learned_positions
-    attn.relative   relative_offsets, relative_attention
-    attn.rope       apply_rope
-    attn.alibi      alibi_slopes, alibi_bias, alibi_attention
-    attn.prenorm    pre_norm_layer, pre_norm_stack, post_norm_stack
-
-    attn.kernels    the fast paths behind scaled_dot_product_attention and
-                    blockwise_attention (not public API; see its docstring)
+``attn.kernels`` holds the fast paths behind scaled_dot_product_attention and
+blockwise_attention; it is importable but not public API (see its docstring),
+and neither are the shared building blocks ``attn.core.dot_product_weights``
+(the attention weights, with an optional additive bias) and
+``attn.position.position_rows``.
 
 Taught on: docs/02-one-head-by-hand.md
 """
 
-_SUBMODULE_OF = {
-    "softmax": "core",
-    "scaled_dot_product_attention": "core",
-    "causal_mask": "core",
-    "padding_mask": "core",
-    "blockwise_attention": "blockwise",
-    "plain_attention": "blockwise",
-    "split_heads": "multihead",
-    "merge_heads": "multihead",
-    "multi_head_attention": "multihead",
-    "attention_head": "multihead",
-    "positional_encoding": "position",
-    "layer_norm": "layers",
-    "feed_forward": "layers",
-    "encoder_layer": "layers",
-    "decoder_layer": "layers",
-    "init_attention": "init",
-    "init_multi_head": "init",
-    "init_feed_forward": "init",
-    "init_layer_norm": "init",
-    "init_encoder_layer": "init",
-    "init_decoder_layer": "init",
-    "count_parameters": "params",
-    "attention_flops": "cost",
-    "recurrent_flops": "cost",
-    "attention_crossover": "cost",
-    "sequential_steps": "cost",
-    "score_matrix_bytes": "cost",
-    "score_block_bytes": "cost",
-    "projection_flops": "cost",
-    "attention_layer_flops": "cost",
-    "attention_weights_bytes": "cost",
-    "embed": "embedding",
-    "embed_backward": "embedding",
-    "output_logits": "embedding",
-    "output_logits_backward": "embedding",
-    "log_softmax": "loss",
-    "smoothed_targets": "loss",
-    "cross_entropy": "loss",
-    "cross_entropy_backward": "loss",
-    "softmax_backward": "backward",
-    "attention_backward": "backward",
-    "multi_head_attention_backward": "backward",
-    "layer_norm_backward": "backward",
-    "feed_forward_backward": "backward",
-    "dropout": "training",
-    "dropout_backward": "training",
-    "encoder_layer_forward": "training",
-    "encoder_layer_backward": "training",
-    "decoder_layer_forward": "training",
-    "decoder_layer_backward": "training",
-    "Config": "model",
-    "init_transformer": "model",
-    "init_decoder_only": "model",
-    "encode": "model",
-    "decode": "model",
-    "forward": "model",
-    "forward_decoder_only": "model",
-    "loss_and_gradients": "model",
-    "decoder_only_loss_and_gradients": "model",
-    "attention_weights": "model",
-    "parameter_counts": "model",
-    "learning_rate": "optim",
-    "init_adam": "optim",
-    "adam_step": "optim",
-    "greedy_decode": "greedy",
-    "greedy_continue": "greedy",
-    "KVCache": "kvcache",
-    "cached_self_attention": "kvcache",
-    "kv_cache_bytes": "kvcache",
-    "token_flops": "kvcache",
-    "attend_in_groups": "grouped",
-    "grouped_query_attention": "grouped",
-    "mean_pool_kv_heads": "grouped",
-    "init_causal_lm": "causal_lm",
-    "causal_lm_logits": "causal_lm",
-    "causal_lm_step": "causal_lm",
-    "new_caches": "causal_lm",
-    "greedy_generate": "causal_lm",
-    "init_learned_positions": "absolute",
-    "learned_positions": "absolute",
-    "relative_offsets": "relative",
-    "relative_attention": "relative",
-    "apply_rope": "rope",
-    "alibi_slopes": "alibi",
-    "alibi_bias": "alibi",
-    "alibi_attention": "alibi",
-    "pre_norm_layer": "prenorm",
-    "pre_norm_stack": "prenorm",
-    "post_norm_stack": "prenorm",
+_PUBLIC = {
+    "core": ("softmax", "scaled_dot_product_attention", "causal_mask", "padding_mask"),
+    "blockwise": ("blockwise_attention", "plain_attention"),
+    "multihead": ("split_heads", "merge_heads", "multi_head_attention", "attention_head"),
+    "position": ("positional_encoding",),
+    "layers": ("layer_norm", "feed_forward", "encoder_layer", "decoder_layer"),
+    "init": (
+        "init_attention",
+        "init_multi_head",
+        "init_feed_forward",
+        "init_layer_norm",
+        "init_encoder_layer",
+        "init_decoder_layer",
+    ),
+    "params": ("count_parameters",),
+    "cost": (
+        "attention_flops",
+        "recurrent_flops",
+        "attention_crossover",
+        "sequential_steps",
+        "score_matrix_bytes",
+        "score_block_bytes",
+        "projection_flops",
+        "attention_layer_flops",
+        "attention_weights_bytes",
+    ),
+    "embedding": ("embed", "embed_backward", "output_logits", "output_logits_backward"),
+    "loss": ("log_softmax", "smoothed_targets", "cross_entropy", "cross_entropy_backward"),
+    "backward": (
+        "softmax_backward",
+        "attention_backward",
+        "multi_head_attention_backward",
+        "layer_norm_backward",
+        "feed_forward_backward",
+    ),
+    "training": (
+        "dropout",
+        "dropout_backward",
+        "encoder_layer_forward",
+        "encoder_layer_backward",
+        "decoder_layer_forward",
+        "decoder_layer_backward",
+    ),
+    "model": (
+        "Config",
+        "init_transformer",
+        "init_decoder_only",
+        "encode",
+        "decode",
+        "forward",
+        "forward_decoder_only",
+        "new_caches",
+        "decoder_only_step",
+        "loss_and_gradients",
+        "decoder_only_loss_and_gradients",
+        "attention_weights",
+        "parameter_counts",
+    ),
+    "optim": ("learning_rate", "init_adam", "adam_step"),
+    "greedy": ("greedy_decode", "greedy_generate"),
+    "kvcache": ("KVCache", "cached_self_attention", "kv_cache_bytes", "token_flops"),
+    "grouped": ("attend_in_groups", "grouped_query_attention", "mean_pool_kv_heads"),
+    "absolute": ("init_learned_positions", "learned_positions"),
+    "relative": ("relative_offsets", "relative_attention"),
+    "rope": ("apply_rope",),
+    "alibi": ("alibi_slopes", "alibi_bias", "alibi_attention"),
+    "prenorm": ("pre_norm_layer", "pre_norm_stack", "post_norm_stack"),
 }
 
-__all__ = [
-    "softmax",
-    "scaled_dot_product_attention",
-    "causal_mask",
-    "padding_mask",
-    "blockwise_attention",
-    "plain_attention",
-    "split_heads",
-    "merge_heads",
-    "multi_head_attention",
-    "attention_head",
-    "positional_encoding",
-    "layer_norm",
-    "feed_forward",
-    "encoder_layer",
-    "decoder_layer",
-    "init_attention",
-    "init_multi_head",
-    "init_feed_forward",
-    "init_layer_norm",
-    "init_encoder_layer",
-    "init_decoder_layer",
-    "count_parameters",
-    "attention_flops",
-    "recurrent_flops",
-    "attention_crossover",
-    "sequential_steps",
-    "score_matrix_bytes",
-    "score_block_bytes",
-    "projection_flops",
-    "attention_layer_flops",
-    "attention_weights_bytes",
-    "embed",
-    "embed_backward",
-    "output_logits",
-    "output_logits_backward",
-    "log_softmax",
-    "smoothed_targets",
-    "cross_entropy",
-    "cross_entropy_backward",
-    "softmax_backward",
-    "attention_backward",
-    "multi_head_attention_backward",
-    "layer_norm_backward",
-    "feed_forward_backward",
-    "dropout",
-    "dropout_backward",
-    "encoder_layer_forward",
-    "encoder_layer_backward",
-    "decoder_layer_forward",
-    "decoder_layer_backward",
-    "Config",
-    "init_transformer",
-    "init_decoder_only",
-    "encode",
-    "decode",
-    "forward",
-    "forward_decoder_only",
-    "loss_and_gradients",
-    "decoder_only_loss_and_gradients",
-    "attention_weights",
-    "parameter_counts",
-    "learning_rate",
-    "init_adam",
-    "adam_step",
-    "greedy_decode",
-    "greedy_continue",
-    "KVCache",
-    "cached_self_attention",
-    "kv_cache_bytes",
-    "token_flops",
-    "attend_in_groups",
-    "grouped_query_attention",
-    "mean_pool_kv_heads",
-    "init_causal_lm",
-    "causal_lm_logits",
-    "causal_lm_step",
-    "new_caches",
-    "greedy_generate",
-    "init_learned_positions",
-    "learned_positions",
-    "relative_offsets",
-    "relative_attention",
-    "apply_rope",
-    "alibi_slopes",
-    "alibi_bias",
-    "alibi_attention",
-    "pre_norm_layer",
-    "pre_norm_stack",
-    "post_norm_stack",
-]
+__all__ = [name for module in _PUBLIC for name in _PUBLIC[module]]
 
-_SUBMODULES = (
-    "core",
-    "blockwise",
-    "multihead",
-    "position",
-    "layers",
-    "init",
-    "params",
-    "cost",
-    "kernels",
-    "embedding",
-    "loss",
-    "backward",
-    "training",
-    "model",
-    "optim",
-    "greedy",
-    "kvcache",
-    "grouped",
-    "causal_lm",
-    "absolute",
-    "relative",
-    "rope",
-    "alibi",
-    "prenorm",
-)
+_SUBMODULE_OF = {name: module for module in _PUBLIC for name in _PUBLIC[module]}
+
+_SUBMODULES = (*_PUBLIC, "kernels")
 
 
-def __getattr__(name):
-    """Import the submodule that defines ``name`` on first use (PEP 562)."""
+def __getattr__(name: str) -> object:
+    """Import the submodule that defines ``name`` on first use (PEP 562) -> the attribute."""
     if name in _SUBMODULE_OF:
         submodule = __import__(f"{__name__}.{_SUBMODULE_OF[name]}", fromlist=[name])
         return getattr(submodule, name)
@@ -265,6 +106,6 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def __dir__():
-    """Public names and submodules, without importing anything."""
+def __dir__() -> list[str]:
+    """Public names and submodules, without importing anything -> sorted names."""
     return sorted(set(globals()) | set(__all__) | set(_SUBMODULES))

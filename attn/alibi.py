@@ -21,7 +21,7 @@ import math
 import numpy as np
 
 from ._validate import check_int
-from .core import softmax
+from .core import dot_product_weights
 
 
 def alibi_slopes(h):
@@ -86,8 +86,7 @@ def alibi_attention(q, k, v, slopes, return_weights=False):
     h, n = q.shape[-3], q.shape[-2]
     if np.shape(slopes) != (h,):
         raise ValueError(f"{h} heads need {h} slopes, got shape {np.shape(slopes)}")
-    scores = q @ k.swapaxes(-1, -2) / math.sqrt(q.shape[-1]) + alibi_bias(n, slopes)  # (..., h, n, n)
-    future = np.arange(n)[None, :] > np.arange(n)[:, None]  # (n, n): key j after query i
-    weights = softmax(np.where(future, -np.inf, scores))  # (..., h, n, n)
+    past = np.arange(n)[None, :] <= np.arange(n)[:, None]  # (n, n): key j at or before query i
+    weights = dot_product_weights(q, k, past, bias=alibi_bias(n, slopes))  # (..., h, n, n)
     out = weights @ v  # (..., h, n, d_v)
     return (out, weights) if return_weights else out

@@ -20,7 +20,7 @@ import math
 
 import numpy as np
 
-from .core import softmax
+from .core import dot_product_weights
 from .multihead import merge_heads, split_heads
 
 
@@ -53,7 +53,7 @@ def attention_backward(d_out, q, k, v, mask=None):
 
     Taught on: docs/10-training.md
     """
-    return _attention_backward(d_out, q, k, v, _weights(q, k, mask))
+    return _attention_backward(d_out, q, k, v, dot_product_weights(q, k, mask))
 
 
 def multi_head_attention_backward(d_out, x_q, x_kv, params, h, mask=None):
@@ -79,7 +79,7 @@ def multi_head_attention_backward(d_out, x_q, x_kv, params, h, mask=None):
     v = split_heads(x_kv @ params["W_v"], h)  # (..., h, n_k, d_v)
     if mask is not None:
         mask = np.expand_dims(np.asarray(mask), -3)  # (..., 1, n_q, n_k): the same for every head
-    weights = _weights(q, k, mask)  # (..., h, n_q, n_k), recomputed
+    weights = dot_product_weights(q, k, mask)  # (..., h, n_q, n_k), recomputed
     concat = merge_heads(weights @ v)  # (..., n_q, d_model): the heads the forward pass concatenated
     d_heads = split_heads(d_out @ params["W_o"].T, h)  # (..., h, n_q, d_v)
     dq, dk, dv = (merge_heads(g) for g in _attention_backward(d_heads, q, k, v, weights))  # each (..., n, d_model)
@@ -140,14 +140,6 @@ def feed_forward_backward(d_out, x, params):
         "b_2": d_out.reshape(-1, d_out.shape[-1]).sum(axis=0),  # (d_model,)
     }
     return d_pre @ params["W_1"].T, grads
-
-
-def _weights(q, k, mask):
-    """softmax(q k^T / sqrt(d_k)) with masked scores at -inf -> (..., n_q, n_k)."""
-    scores = (q @ k.swapaxes(-1, -2)) / math.sqrt(q.shape[-1])  # (..., n_q, n_k)
-    if mask is not None:
-        scores = np.where(mask, scores, -np.inf)
-    return softmax(scores)
 
 
 def _attention_backward(d_out, q, k, v, weights):

@@ -19,15 +19,17 @@ from m to m_new, everything accumulated so far is rescaled by exp(m - m_new):
 Only m >= rowmax(s) matters, not m = rowmax(s): without a mask, m is an upper bound that costs no
 pass over s. The loop itself is ``attn.kernels.online_softmax_attention`` (see that module).
 
+``plain_attention`` takes its weights from ``attn.core.dot_product_weights``, where they are
+spelled once. The online form does not: it never holds a row's weights whole, only partial sums
+rescaled as each key block arrives, which is what saves the memory.
+
 Taught on: docs/08-cost.md
 """
 
-import math
-
-import numpy as np
+import numpy as np  # noqa: F401 (the docstring examples run with this module's globals)
 
 from ._validate import attention_inputs, check_int, check_no_overflow
-from .core import softmax
+from .core import dot_product_weights
 from .kernels import online_softmax_attention
 
 #: Default query rows and key columns per score block of :func:`blockwise_attention`:
@@ -39,7 +41,8 @@ KEY_BLOCK_SIZE = 2048
 def plain_attention(q, k, v, mask=None):
     """The textbook formula, materialising every n_q x n_k intermediate.
 
-    softmax(q @ k.swapaxes(-1, -2) / sqrt(d_k)) @ v, with masked scores set to -inf. This is the
+    softmax(q @ k.swapaxes(-1, -2) / sqrt(d_k)) @ v, with masked scores set to -inf (the weights of
+    :func:`attn.core.dot_product_weights`, then one product with v). This is the
     reference the benchmark compares against: simple, and slow for large n because it allocates
     several full score matrices. Scores too large for the dtype raise ValueError.
 
@@ -56,10 +59,7 @@ def plain_attention(q, k, v, mask=None):
     Taught on: docs/08-cost.md
     """
     q, k, v, mask = attention_inputs(q, k, v, mask)
-    scores = q @ k.swapaxes(-1, -2) / math.sqrt(q.shape[-1])  # (..., n_q, n_k)
-    if mask is not None:
-        scores = np.where(mask, scores, -np.inf)  # a masked score gets weight exactly 0
-    weights = softmax(scores)  # (..., n_q, n_k)
+    weights = dot_product_weights(q, k, mask)  # (..., n_q, n_k)
     check_no_overflow(weights, q, k, mask)
     return weights @ v
 

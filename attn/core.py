@@ -85,13 +85,36 @@ def scaled_dot_product_attention(q, k, v, mask=None, return_weights=False):
     if not return_weights:
         # attn/kernels.py: the same numbers (to 1e-12), a block of query rows at a time: never n_q x n_k.
         return query_block_attention(q, k, v, mask)
-    scale = 1.0 / math.sqrt(q.shape[-1])  # applied to Q: n_q * d_k multiplies, not n_q * n_k
-    scores = (q * scale) @ k.swapaxes(-1, -2)  # (..., n_q, n_k)
-    if mask is not None:
-        scores = np.where(mask, scores, -np.inf)  # a masked score gets weight exactly 0
-    weights = softmax(scores)  # (..., n_q, n_k)
+    weights = dot_product_weights(q, k, mask)  # (..., n_q, n_k)
     check_no_overflow(weights, q, k, mask)
     return weights @ v, weights
+
+
+def dot_product_weights(q, k, mask=None, bias=None):
+    """The attention weights softmax(Q K^T / sqrt(d_k) + bias), masked scores set to -inf.
+
+    q: (..., n_q, d_k), k: (..., n_k, d_k), mask: bool broadcastable to (..., n_q, n_k), True = may
+    attend, bias: None or floats broadcastable to (..., n_q, n_k), added to the scaled scores (ALiBi's
+    distance penalty, the relative term of Shaw et al.) -> weights (..., n_q, n_k); each row sums
+    to 1, or is all 0 when every key of it is masked.
+
+    The one place the weights are spelled: scaled_dot_product_attention (with ``return_weights``),
+    plain_attention, the backward pass, ALiBi and relative attention all call it. The fast paths
+    of attn/kernels.py compute the same numbers without building the n_q x n_k matrix.
+
+    >>> q, k = np.array([[1.0, 0.0]]), np.array([[1.0, 0.0], [0.0, 1.0]])  # (n_q, d_k), (n_k, d_k)
+    >>> dot_product_weights(q, k, bias=np.array([[0.0, 1 / np.sqrt(2)]])).round(3)  # the bias evens the scores
+    array([[0.5, 0.5]])
+
+    Taught on: docs/03-queries-keys-values.md
+    """
+    scale = 1.0 / math.sqrt(q.shape[-1])  # applied to Q: n_q * d_k multiplies, not n_q * n_k
+    scores = (q * scale) @ k.swapaxes(-1, -2)  # (..., n_q, n_k)
+    if bias is not None:
+        scores = scores + bias
+    if mask is not None:
+        scores = np.where(mask, scores, -np.inf)  # a masked score gets weight exactly 0
+    return softmax(scores)
 
 
 def causal_mask(n):

@@ -439,8 +439,9 @@ class Workspace:
         if b not in self.rows_of:
             shape = self.batch + (b, 1)
             size = math.prod(shape)
-            stats = [r[:size].reshape(shape) for r in self.row_stats]  # (..., b, 1)
-            self.rows_of[b] = RowState(*stats, q_norm=self.q_norm[:size].reshape(shape))  # (..., b, 1)
+            m, l, m_new, shift, correction, block_sum = (r[:size].reshape(shape) for r in self.row_stats)  # (..., b, 1)
+            q_norm = self.q_norm[:size].reshape(shape)  # (..., b, 1)
+            self.rows_of[b] = RowState(m, l, m_new, shift, correction, block_sum, q_norm)
         return self.rows_of[b]
 
     def scaled_query(self, q_rows, scale):

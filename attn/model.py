@@ -6,8 +6,10 @@ Encoder-decoder (Vaswani et al. 2017, 3.1, Figure 1), post-norm:
     y      = DecoderLayer^N(Dropout(E[target_in] sqrt(d_model) + PE), memory)
     logits = y E^T
 
-and a decoder-only variant: the encoder layers run over one sequence with a
-causal mask, and there is no memory and no cross-attention.
+and a decoder-only variant, the one language model of attn: the encoder
+layers run over one sequence with a causal mask, and there is no memory and
+no cross-attention. It generates with or without a key-value cache
+(:func:`decoder_only_step`, :mod:`attn.greedy`).
 
 Parameters (nested dicts and lists of arrays, as :func:`attn.count_parameters`
 counts them):
@@ -31,9 +33,11 @@ from ._validate import check_int, check_rng
 from .core import causal_mask
 from .embedding import embed, embed_backward, output_logits, output_logits_backward
 from .init import init_decoder_layer, init_encoder_layer
-from .layers import decoder_layer, encoder_layer
+from .kvcache import KVCache, cached_self_attention
+from .layers import decoder_layer, encoder_layer, feed_forward, layer_norm
 from .loss import cross_entropy, cross_entropy_backward
 from .multihead import multi_head_attention
+from .position import position_rows
 from .training import (
     decoder_layer_backward,
     decoder_layer_forward,
@@ -49,8 +53,9 @@ class Config(NamedTuple):
 
     vocab: tokens in the shared vocabulary, d_model, h, d_ff, N: as in the
     paper's Table 3, p_drop: residual dropout (5.4), eps_ls: label smoothing
-    (5.4), pad: the padding token id (never attended to, never predicted),
-    position: add the sinusoidal encodings (3.5) or not.
+    (5.4), pad: the padding token id (never attended to, never predicted), or
+    None when no token is padding, position: add the sinusoidal encodings
+    (3.5) or not.
     -> an immutable tuple; ``config._replace(position=False)`` makes a variant.
 
     >>> Config(vocab=12)
@@ -68,7 +73,7 @@ class Config(NamedTuple):
     N: int = 6
     p_drop: float = 0.1
     eps_ls: float = 0.1
-    pad: int = 0
+    pad: int | None = 0
     position: bool = True
 
 
@@ -184,6 +189,59 @@ def forward_decoder_only(params, tokens, config):
     return output_logits(x, params["embedding"])
 
 
+def new_caches(params, config, capacity):
+    """One empty :class:`attn.KVCache` per layer of the decoder-only model, for up to ``capacity`` tokens.
+
+    -> list of N KVCache, each with h heads of width d_model / h
+
+    >>> config = Config(vocab=10, d_model=8, h=2, d_ff=16, N=2)
+    >>> params = init_decoder_only(np.random.default_rng(0), config)
+    >>> [cache.k.shape for cache in new_caches(params, config, capacity=6)]  # (h, capacity, d_k) per layer
+    [(2, 6, 4), (2, 6, 4)]
+
+    Taught on: docs/11-generating-text.md
+    """
+    config = _check(config)
+    return [KVCache(config.h, config.d_model // config.h, capacity) for _ in params["layers"]]
+
+
+def decoder_only_step(params, tokens_new, config, caches):
+    """The decoder-only logits at the next t positions, computing only those rows and caching their keys and values.
+
+    tokens_new: int (t,), the tokens at positions L .. L + t - 1 where L =
+    caches[0].length tokens were processed before; caches: one KVCache per
+    layer (see :func:`new_caches`), each receiving t keys and values
+    -> (t, vocab), equal to the last t rows of :func:`forward_decoder_only`
+    over all L + t tokens. The cache masks no padding, so a token equal to
+    config.pad is refused.
+
+    >>> config = Config(vocab=10, d_model=8, h=2, d_ff=16, N=2)
+    >>> params = init_decoder_only(np.random.default_rng(0), config)
+    >>> caches = new_caches(params, config, capacity=4)
+    >>> prompt = decoder_only_step(params, [1, 5, 2], config, caches)  # (3, vocab)
+    >>> bool(np.allclose(prompt, forward_decoder_only(params, np.array([1, 5, 2]), config)))
+    True
+    >>> decoder_only_step(params, [7], config, caches).shape, caches[0].length
+    ((1, 10), 4)
+
+    Taught on: docs/11-generating-text.md
+    """
+    config, tokens = _check(config), _step_tokens(tokens_new, params, config)
+    if len(caches) != len(params["layers"]):
+        raise ValueError(f"{len(params['layers'])} layers need as many caches, got {len(caches)}")
+    start, t = caches[0].length, tokens.shape[0]
+    if any(cache.length != start for cache in caches):
+        raise ValueError("every layer's cache must hold the same number of positions")
+    x = embed(tokens, params["embedding"], position=False)  # (t, d_model)
+    if config.position:
+        x += position_rows(start, t, config.d_model)  # rows start .. start + t - 1 of PE
+    for layer, cache in zip(params["layers"], caches, strict=True):  # lengths checked above
+        # encoder_layer, on the new rows only: LayerNorm(x + Sublayer(x)) twice.
+        x = layer_norm(x + cached_self_attention(x, layer["self_attn"], config.h, cache), **layer["norm1"])
+        x = layer_norm(x + feed_forward(x, layer["ffn"]), **layer["norm2"])  # (t, d_model)
+    return output_logits(x, params["embedding"])  # (t, vocab)
+
+
 def loss_and_gradients(params, source, target, config, rng=None):
     """One training step's loss and the gradient of every parameter (encoder-decoder).
 
@@ -274,7 +332,7 @@ def attention_weights(params, source, target_in, config):
     """
     _, tape = _forward_with_tape(params, source, target_in, config, rng=None)
     h = config.h
-    weights = {"encoder": [], "decoder": [], "cross": []}
+    weights: dict[str, list[np.ndarray]] = {"encoder": [], "decoder": [], "cross": []}
     for layer, cache in zip(params["encoder"], tape["encoder"]["caches"], strict=True):
         x = cache["x"]
         weights["encoder"].append(multi_head_attention(x, x, layer["self_attn"], h, tape["memory_mask"], True)[1])
@@ -365,8 +423,24 @@ def _encoder_stack_backward(d_out, tape, params, key, tokens, mask, config):
 
 
 def _keys(tokens, pad):
-    """tokens: int (..., n) -> bool (..., 1, n), True for the keys that are not padding."""
-    return (np.asarray(tokens) != pad)[..., None, :]
+    """tokens: int (..., n) -> bool (..., 1, n), True for the keys that are not padding (all, for pad None)."""
+    tokens = np.asarray(tokens)
+    if pad is None:
+        return np.ones(tokens.shape, dtype=bool)[..., None, :]  # (..., 1, n)
+    return (tokens != pad)[..., None, :]
+
+
+def _step_tokens(tokens, params, config):
+    """tokens as a 1-D int64 array of vocabulary ids that are not padding, else ValueError."""
+    tokens = np.asarray(tokens)
+    if tokens.ndim != 1 or (tokens.size and not np.issubdtype(tokens.dtype, np.integer)):
+        raise ValueError(f"tokens must be a 1-D array of ints, got {tokens.dtype} of shape {tokens.shape}")
+    vocab = params["embedding"].shape[0]
+    if tokens.size and (tokens.min() < 0 or tokens.max() >= vocab):
+        raise ValueError(f"every token must lie in [0, {vocab})")
+    if config.pad is not None and np.any(tokens == config.pad):
+        raise ValueError(f"the cached step masks no padding: token {config.pad} (config.pad) cannot be fed to it")
+    return tokens.astype(np.int64)
 
 
 def _init_embedding(rng, config):

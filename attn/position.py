@@ -27,8 +27,17 @@ def positional_encoding(n, d_model, base=10000.0):
     """
     n = check_int(n, "n", minimum=0)
     d_model = check_int(d_model, "d_model", minimum=0)
-    base = check_positive(base, "base")
-    pos = np.arange(n, dtype=np.float64)[:, None]  # (n, 1)
+    return position_rows(0, n, d_model, check_positive(base, "base"))
+
+
+def position_rows(start, n, d_model, base=10000.0):
+    """Rows start .. start + n - 1 of the encodings, without computing the rows before them.
+
+    -> (n, d_model), equal to positional_encoding(start + n, d_model)[start:]. A step of
+    generation needs the row of one new position; building the whole table again at every
+    step would cost O(start d_model) per token. Arguments are not checked (internal).
+    """
+    pos = np.arange(start, start + n, dtype=np.float64)[:, None]  # (n, 1)
     two_i = np.arange(0, d_model, 2, dtype=np.float64)  # (ceil(d_model / 2),)
     angle = pos / base ** (two_i / d_model)  # (n, ceil(d_model / 2))
     pe = np.empty((n, d_model))

@@ -24,7 +24,7 @@ import math
 import numpy as np
 
 from ._validate import check_int
-from .core import softmax
+from .core import dot_product_weights
 
 
 def relative_offsets(n_q, n_k, clip):
@@ -70,15 +70,12 @@ def relative_attention(q, k, v, w_k, w_v=None, mask=None, return_weights=False):
     n_q, n_k = q.shape[-2], k.shape[-2]
     index = relative_offsets(n_q, n_k, clip) + clip  # (n_q, n_k): row of the table
     a_k = w_k[index]  # (n_q, n_k, d_k)
-    scores = (q @ k.swapaxes(-1, -2) + np.einsum("...id,ijd->...ij", q, a_k)) / math.sqrt(
-        q.shape[-1]
-    )  # (..., n_q, n_k)
+    bias = np.einsum("...id,ijd->...ij", q, a_k) / math.sqrt(q.shape[-1])  # (..., n_q, n_k): q_i . a_ij^K / sqrt(d_k)
     if mask is not None:
         mask = np.asarray(mask)
         if mask.dtype != bool:
             raise TypeError(f"mask must be boolean (True = may attend), got {mask.dtype}")
-        scores = np.where(mask, scores, -np.inf)
-    weights = softmax(scores)  # (..., n_q, n_k)
+    weights = dot_product_weights(q, k, mask, bias=bias)  # (..., n_q, n_k)
     out = weights @ v  # (..., n_q, d_v)
     if w_v is not None:
         w_v = np.asarray(w_v, dtype=np.float64)

@@ -4,7 +4,7 @@
   numpy is all it pulls). Built on every build from this checkout's ``pyproject.toml`` by flit_core,
   the same backend ``pip install .`` uses, in-process (a few milliseconds). Every entry of the zip
   carries one fixed timestamp, so the same sources give the same bytes on any machine, on any day:
-  the bytes of ``SOURCE_DATE_EPOCH=315532800 pip wheel .`` (tests/test_packaging.py).
+  the bytes of ``SOURCE_DATE_EPOCH=315532800 pip wheel .`` (tests/repo/test_packaging.py).
 - the site for reading offline (a zip of the build with Material's offline plugin): that is a second
   build, made by ``make publish``, not here. The build only links to it, when it is told where the
   zip will be put (``extra.offline_zip``, from the ``OFFLINE_ZIP`` environment variable).

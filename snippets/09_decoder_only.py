@@ -1,7 +1,7 @@
 import numpy as np
 
 from attn import (Config, count_parameters, decoder_only_loss_and_gradients, forward_decoder_only,
-                  greedy_continue, init_decoder_only, init_transformer, parameter_counts)
+                  greedy_generate, init_decoder_only, init_transformer, parameter_counts)
 
 config = Config(vocab=12, d_model=16, h=2, d_ff=32, N=2, pad=0)
 rng = np.random.default_rng(0)
@@ -12,7 +12,7 @@ logits = forward_decoder_only(params, tokens, config)  # (batch, n, vocab): row 
 
 # Training reads tokens[:, :-1] and is scored on tokens[:, 1:].
 loss, grads = decoder_only_loss_and_gradients(params, tokens, config)
-continued = greedy_continue(params, tokens[:, :3], config, steps=3)  # (batch, 3 + 3)
+continued, _ = greedy_generate(params, tokens[:, :3], config, steps=3, use_cache=False)  # (batch, 3 + 3)
 
 decoder_only_count = count_parameters(params)
 encoder_decoder_count = count_parameters(init_transformer(rng, config))

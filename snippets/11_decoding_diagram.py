@@ -2,20 +2,21 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.patches import FancyArrowPatch, Rectangle
 
-from attn import causal_lm_step, init_causal_lm, new_caches
+from attn import Config, decoder_only_step, init_decoder_only, new_caches
 
 # The model and prompt of 11_generate.py, generating with a cache; each step is drawn as it runs.
 words = ["<s>", "the", "cat", "sat", "on", "mat", "a", "dog", "ran", "to", "it", "."]
 seed = 11
 vocab, d_model, h, d_ff, N = len(words), 16, 4, 64, 2
-params = init_causal_lm(np.random.default_rng(seed), vocab, d_model, d_ff, N)
+config = Config(vocab, d_model, h, d_ff, N, pad=None)  # no token is padding
+params = init_decoder_only(np.random.default_rng(seed), config)
 prompt, steps = [words.index("<s>"), words.index("the")], 5
 
-caches = new_caches(params, h, capacity=len(prompt) + steps)
+caches = new_caches(params, config, capacity=len(prompt) + steps)
 tokens, new, rows = list(prompt), list(prompt), []
 for _ in range(steps):
     before = caches[0].length
-    next_token = int(causal_lm_step(new, params, h, caches)[-1].argmax())
+    next_token = int(decoder_only_step(params, new, config, caches)[-1].argmax())
     rows.append((before, caches[0].length, next_token))  # cached before, cached after, chosen
     new = [next_token]
     tokens.append(next_token)

@@ -1,22 +1,23 @@
 import numpy as np
 
-from attn import (causal_lm_logits, causal_lm_step, greedy_generate, init_causal_lm,
+from attn import (Config, decoder_only_step, forward_decoder_only, greedy_generate, init_decoder_only,
                   kv_cache_bytes, new_caches)
 
 # The model, prompt and generated tokens of 11_generate.py.
 words = ["<s>", "the", "cat", "sat", "on", "mat", "a", "dog", "ran", "to", "it", "."]
 seed = 11
 vocab, d_model, h, d_ff, N = len(words), 16, 4, 64, 2
-params = init_causal_lm(np.random.default_rng(seed), vocab, d_model, d_ff, N)
+config = Config(vocab, d_model, h, d_ff, N, pad=None)  # no token is padding
+params = init_decoder_only(np.random.default_rng(seed), config)
 prompt = [words.index("<s>"), words.index("the")]
-tokens, _ = greedy_generate(prompt, params, h, steps=8)
+tokens, _ = greedy_generate(params, prompt, config, steps=8)
 n, n_prompt = len(tokens), len(prompt)
 
-caches = new_caches(params, h, capacity=n)  # one empty KVCache per layer
-first = causal_lm_step(tokens[:n_prompt], params, h, caches)  # (n_prompt, vocab): the prompt in one call
-rest = [causal_lm_step(tokens[i : i + 1], params, h, caches) for i in range(n_prompt, n)]  # one at a time
+caches = new_caches(params, config, capacity=n)  # one empty KVCache per layer
+first = decoder_only_step(params, tokens[:n_prompt], config, caches)  # (n_prompt, vocab): the prompt in one call
+rest = [decoder_only_step(params, tokens[i : i + 1], config, caches) for i in range(n_prompt, n)]  # one at a time
 stepped = np.concatenate([first, *rest])  # (n, vocab)
-full = causal_lm_logits(tokens, params, h)  # (n, vocab): one pass over everything
+full = forward_decoder_only(params, tokens, config)  # (n, vocab): one pass over everything
 
 cache_shape = caches[0].k.shape  # (h, n, d_k): one key per head and position
 stored = sum(cache.nbytes for cache in caches)  # bytes of every layer's k and v buffers

@@ -2,11 +2,12 @@ import time
 
 import numpy as np
 
-from attn import greedy_generate, init_causal_lm, token_flops
+from attn import Config, greedy_generate, init_decoder_only, token_flops
 
 seed = 0
 vocab, d_model, h, d_ff, N = 64, 128, 4, 512, 2
-params = init_causal_lm(np.random.default_rng(seed), vocab, d_model, d_ff, N)
+config = Config(vocab, d_model, h, d_ff, N, pad=None)  # no token is padding
+params = init_decoder_only(np.random.default_rng(seed), config)
 prompt, steps = [0], 191  # 192 tokens in the end
 repeats = 3
 
@@ -16,12 +17,12 @@ def best_seconds(use_cache):
     times = []
     for _ in range(repeats):
         start = time.perf_counter()
-        greedy_generate(prompt, params, h, steps, use_cache=use_cache)
+        greedy_generate(params, prompt, config, steps, use_cache=use_cache)
         times.append(time.perf_counter() - start)
     return min(times)
 
 
-greedy_generate(prompt, params, h, 4)  # warm-up
+greedy_generate(params, prompt, config, 4)  # warm-up
 without = best_seconds(use_cache=False)
 with_cache = best_seconds(use_cache=True)
 speedup = without / with_cache

@@ -1,17 +1,18 @@
 import numpy as np
 
-from attn import causal_lm_logits, init_causal_lm
+from attn import Config, forward_decoder_only, init_decoder_only
 
 words = ["<s>", "the", "cat", "sat", "on", "mat", "a", "dog", "ran", "to", "it", "."]
 seed = 11
 vocab, d_model, h, d_ff, N = len(words), 16, 4, 64, 2
-params = init_causal_lm(np.random.default_rng(seed), vocab, d_model, d_ff, N)  # random, untrained
+config = Config(vocab, d_model, h, d_ff, N, pad=None)  # no token is padding
+params = init_decoder_only(np.random.default_rng(seed), config)  # random, untrained
 
 target = [words.index(w) for w in "the cat sat on the mat .".split()]  # what the model should produce
 inputs = [words.index("<s>")] + target[:-1]  # shifted right: a start token in, the last token out
 n = len(inputs)
 
-logits = causal_lm_logits(inputs, params, h)  # (n, vocab): one causal pass, every position at once
+logits = forward_decoder_only(params, inputs, config)  # (n, vocab): one causal pass, every position at once
 # Cross-entropy of the true next token at every position, averaged: the training loss.
 shifted = logits - logits.max(axis=-1, keepdims=True)  # (n, vocab), for a stable log-softmax
 log_probs = shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))  # (n, vocab)
@@ -19,7 +20,7 @@ loss = -log_probs[np.arange(n), target].mean()
 uniform_loss = np.log(vocab)  # the loss of a model that spreads its bets evenly
 
 # Row i saw only inputs 0..i: the same row recomputed from that prefix alone.
-row_gap = max(np.abs(causal_lm_logits(inputs[: i + 1], params, h)[-1] - logits[i]).max() for i in range(n))
+row_gap = max(np.abs(forward_decoder_only(params, inputs[: i + 1], config)[-1] - logits[i]).max() for i in range(n))
 
 print("position  input  ->  target   (model's guess)")
 for i in range(n):

@@ -1,0 +1,342 @@
+"""attn.model: the encoder-decoder and the decoder-only model, against their equations written
+out, finite differences and the paper's counts."""
+
+import math
+
+import numpy as np
+import pytest
+
+import attn
+from attn.loss import cross_entropy
+from attn.model import (
+    Config,
+    _decoder_only_forward_with_tape,
+    _forward_with_tape,
+    attention_weights,
+    decoder_only_loss_and_gradients,
+    forward,
+    forward_decoder_only,
+    init_decoder_only,
+    init_transformer,
+    loss_and_gradients,
+    parameter_counts,
+)
+from attn.params import count_parameters
+
+
+def lm_by_hand(tokens, params, h):
+    """The decoder-only model written out: scaled embeddings, positions, layers, tied output."""
+    n, d_model = len(tokens), params["embedding"].shape[1]
+    x = np.stack([params["embedding"][t] * math.sqrt(d_model) for t in tokens])
+    x = x + attn.positional_encoding(n, d_model)
+    for layer in params["layers"]:
+        x = attn.encoder_layer(x, layer, h, attn.causal_mask(n))
+    return x @ params["embedding"].T
+
+
+# ------------------------------------ the decoder-only model, generating --
+
+
+def test_logits_follow_the_equations(lm, lm_config):
+    tokens = [3, 1, 4, 1, 5, 9, 2, 6]
+    np.testing.assert_allclose(
+        attn.forward_decoder_only(lm, np.array(tokens), lm_config), lm_by_hand(tokens, lm, 3), rtol=0, atol=1e-12
+    )
+
+
+def test_each_row_only_sees_its_prefix(lm, lm_config):
+    tokens = np.array([3, 1, 4, 1, 5, 9])
+    full = attn.forward_decoder_only(lm, tokens, lm_config)
+    for i in range(len(tokens)):
+        changed = tokens.copy()
+        changed[i + 1 :] = 0  # the future is different; row i must not notice
+        np.testing.assert_allclose(attn.forward_decoder_only(lm, changed, lm_config)[i], full[i], rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("chunks", [[1] * 6, [6], [2, 1, 3], [4, 2]])
+def test_steps_with_a_cache_equal_one_full_pass(lm, lm_config, chunks):
+    tokens = np.array([3, 1, 4, 1, 5, 9])
+    caches = attn.new_caches(lm, lm_config, capacity=6)
+    pieces, start = [], 0
+    for t in chunks:
+        pieces.append(attn.decoder_only_step(lm, tokens[start : start + t], lm_config, caches))
+        start += t
+    np.testing.assert_allclose(
+        np.concatenate(pieces), attn.forward_decoder_only(lm, tokens, lm_config), rtol=0, atol=1e-12
+    )
+    assert sum(c.nbytes for c in caches) == attn.kv_cache_bytes(3, 6, 12, 3)
+
+
+def test_steps_without_positions_equal_one_full_pass(lm, lm_config):
+    config = lm_config._replace(position=False)
+    tokens = np.array([3, 1, 4, 1])
+    caches = attn.new_caches(lm, config, capacity=4)
+    stepped = np.concatenate([attn.decoder_only_step(lm, tokens[i : i + 1], config, caches) for i in range(4)])
+    np.testing.assert_allclose(stepped, attn.forward_decoder_only(lm, tokens, config), rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("tokens", [[0, 11], [-1], [[1, 2]], [1.0, 2.0]])
+def test_tokens_must_be_valid_indices(lm, lm_config, tokens):
+    with pytest.raises(ValueError):
+        attn.decoder_only_step(lm, np.array(tokens), lm_config, attn.new_caches(lm, lm_config, capacity=4))
+
+
+def test_the_cached_step_refuses_the_padding_token(lm, lm_config):
+    config = lm_config._replace(pad=0)
+    with pytest.raises(ValueError, match="masks no padding"):
+        attn.decoder_only_step(lm, [3, 0], config, attn.new_caches(lm, config, capacity=4))
+
+
+def test_caches_must_match_the_layers(lm, lm_config):
+    caches = attn.new_caches(lm, lm_config, capacity=4)
+    with pytest.raises(ValueError, match="need as many caches"):
+        attn.decoder_only_step(lm, [1], lm_config, caches[:2])
+    attn.decoder_only_step(lm, [1], lm_config, caches)
+    caches[1] = attn.KVCache(3, 4, 4)  # one layer's cache empty, the others not
+    with pytest.raises(ValueError, match="same number of positions"):
+        attn.decoder_only_step(lm, [1], lm_config, caches)
+
+
+def test_init_wants_a_generator(lm_config):
+    with pytest.raises(TypeError, match="Generator"):
+        attn.init_decoder_only(0, lm_config)
+
+
+def test_init_is_reproducible():
+    config = attn.Config(vocab=5, d_model=4, h=2, d_ff=8, N=2)
+    a = attn.init_decoder_only(np.random.default_rng(3), config)
+    b = attn.init_decoder_only(np.random.default_rng(3), config)
+    np.testing.assert_array_equal(a["embedding"], b["embedding"])
+    assert math.isclose(float(a["layers"][1]["ffn"]["W_2"].sum()), float(b["layers"][1]["ffn"]["W_2"].sum()))
+
+
+SMALL = Config(vocab=9, d_model=8, h=2, d_ff=16, N=2, p_drop=0.1, eps_ls=0.1, pad=0)
+
+
+def structure(tree):
+    """The nested keys, list lengths and array shapes of a parameter tree."""
+    if isinstance(tree, dict):
+        return {key: structure(value) for key, value in tree.items()}
+    if isinstance(tree, list):
+        return [structure(value) for value in tree]
+    return np.shape(tree)
+
+
+def batch(rng, config=SMALL, size=3, m=5, n=4):
+    """Source and target token ids (target starts with 1, the begin token), padded with 0 at the ends."""
+    source = rng.integers(2, config.vocab, (size, m))
+    target = np.concatenate([np.ones((size, 1), dtype=int), rng.integers(2, config.vocab, (size, n))], axis=1)
+    source[0, -2:] = 0
+    target[1, -1:] = 0
+    return source, target
+
+
+# ----------------------------------------------------------- whole model --
+
+
+def test_the_training_loss_without_dropout_is_the_loss_of_forward(rng):
+    params = init_transformer(rng, SMALL)
+    source, target = batch(rng)
+    logits = forward(params, source, target[:, :-1], SMALL)
+    assert logits.shape == (3, 4, SMALL.vocab)
+    loss, _ = loss_and_gradients(params, source, target, SMALL._replace(p_drop=0.0))
+    assert loss == pytest.approx(cross_entropy(logits, target[:, 1:], SMALL.eps_ls, SMALL.pad), rel=1e-12)
+    assert loss_and_gradients(params, source, target, SMALL)[0] == loss  # rng=None: no dropout either
+
+
+def test_decoder_only_loss_without_dropout_is_the_loss_of_its_forward(rng):
+    params = init_decoder_only(rng, SMALL)
+    tokens = batch(rng)[1]
+    logits = forward_decoder_only(params, tokens[:, :-1], SMALL)
+    loss, _ = decoder_only_loss_and_gradients(params, tokens, SMALL)
+    assert loss == pytest.approx(cross_entropy(logits, tokens[:, 1:], SMALL.eps_ls, SMALL.pad), rel=1e-12)
+
+
+@pytest.mark.parametrize("variant", ["encoder-decoder", "decoder-only"])
+def test_gradients_have_the_structure_of_the_parameters(rng, variant):
+    if variant == "encoder-decoder":
+        params = init_transformer(rng, SMALL)
+        _, grads = loss_and_gradients(params, *batch(rng), SMALL, np.random.default_rng(1))
+    else:
+        params = init_decoder_only(rng, SMALL)
+        _, grads = decoder_only_loss_and_gradients(params, batch(rng)[1], SMALL, np.random.default_rng(1))
+    assert structure(grads) == structure(params)
+
+
+def test_a_step_is_deterministic_given_the_generator_and_does_not_write_the_parameters(rng):
+    params = init_transformer(rng, SMALL)
+    source, target = batch(rng)
+    for leaf in _arrays(params):
+        leaf.flags.writeable = False
+    first = loss_and_gradients(params, source, target, SMALL, np.random.default_rng(7))
+    second = loss_and_gradients(params, source, target, SMALL, np.random.default_rng(7))
+    other = loss_and_gradients(params, source, target, SMALL, np.random.default_rng(8))
+    assert first[0] == second[0]
+    assert all(np.array_equal(a, b) for a, b in zip(_arrays(first[1]), _arrays(second[1]), strict=True))
+    assert other[0] != first[0]  # another draw of dropout masks
+
+
+def _arrays(tree):
+    if isinstance(tree, dict):
+        return [a for value in tree.values() for a in _arrays(value)]
+    if isinstance(tree, list):
+        return [a for value in tree for a in _arrays(value)]
+    return [tree]
+
+
+def test_the_decoder_never_reads_ahead(rng):
+    """Logits at position i depend on target_in[: i + 1] only."""
+    params = init_transformer(rng, SMALL)
+    source, target = batch(rng)
+    target_in = target[:, :-1].copy()
+    before = forward(params, source, target_in, SMALL)
+    target_in[:, 2] = (target_in[:, 2] + 1) % SMALL.vocab
+    after = forward(params, source, target_in, SMALL)
+    np.testing.assert_array_equal(before[:, :2], after[:, :2])
+    assert not np.allclose(before[:, 2:], after[:, 2:])
+
+    decoder_only = init_decoder_only(rng, SMALL)
+    tokens = target_in.copy()
+    before = forward_decoder_only(decoder_only, tokens, SMALL)
+    tokens[:, 3] = (tokens[:, 3] + 1) % SMALL.vocab
+    np.testing.assert_array_equal(forward_decoder_only(decoder_only, tokens, SMALL)[:, :3], before[:, :3])
+
+
+def test_source_padding_changes_nothing(rng):
+    params = init_transformer(rng, SMALL)
+    source, target = batch(rng)
+    padded = np.concatenate([source, np.zeros((3, 3), dtype=int)], axis=1)
+    np.testing.assert_allclose(
+        forward(params, padded, target[:, :-1], SMALL), forward(params, source, target[:, :-1], SMALL), atol=1e-12
+    )
+
+
+@pytest.mark.parametrize("position", [False, True])
+def test_without_positions_the_decoder_cannot_see_the_source_order(rng, position):
+    """Encoder self-attention is permutation-equivariant and cross-attention sums over the source:
+    without positional encodings, any shuffle of the source gives the same logits."""
+    config = SMALL._replace(position=position)
+    params = init_transformer(rng, config)
+    source, target = rng.integers(2, config.vocab, (3, 6)), batch(rng)[1]
+    shuffled = source[:, [3, 0, 5, 1, 4, 2]]
+    same = np.allclose(
+        forward(params, shuffled, target[:, :-1], config), forward(params, source, target[:, :-1], config), atol=1e-12
+    )
+    assert same is not position
+
+
+def test_attention_weights(rng):
+    params = init_transformer(rng, SMALL)
+    source, target = batch(rng)
+    weights = attention_weights(params, source, target[:, :-1], SMALL)
+    assert [w.shape for w in weights["encoder"]] == [(3, 2, 5, 5)] * 2
+    assert [w.shape for w in weights["decoder"]] == [(3, 2, 4, 4)] * 2
+    assert [w.shape for w in weights["cross"]] == [(3, 2, 4, 5)] * 2
+    for w in weights["cross"]:
+        np.testing.assert_allclose(w.sum(axis=-1), 1.0)
+        assert np.all(w[0, :, :, -2:] == 0.0)  # padded source keys
+    for w in weights["decoder"]:
+        assert np.all(np.triu(w, k=1) == 0.0)  # the causal mask
+
+
+# ------------------------------------------------------------ parameters --
+
+
+@pytest.mark.parametrize(
+    "config", [SMALL, Config(vocab=3, d_model=4, h=4, d_ff=5, N=1), Config(vocab=7, d_model=6, h=3, d_ff=2, N=3)]
+)
+@pytest.mark.parametrize("decoder_only", [False, True])
+def test_parameter_counts_match_real_arrays(rng, config, decoder_only):
+    params = (init_decoder_only if decoder_only else init_transformer)(rng, config)
+    counts = parameter_counts(config, decoder_only)
+    assert counts["total"] == count_parameters(params)
+    assert counts["embedding"] == count_parameters(params["embedding"])
+    assert counts["total"] == sum(v for k, v in counts.items() if k != "total")
+
+
+def test_parameter_counts_of_the_paper_base_configuration_by_hand():
+    d, d_ff, N, vocab = 512, 2048, 6, 37000
+    attention = 4 * d * d
+    ffn = d * d_ff + d_ff + d_ff * d + d
+    encoder_layer_count = attention + ffn + 2 * (2 * d)
+    decoder_layer_count = 2 * attention + ffn + 3 * (2 * d)
+    expected = vocab * d + N * (encoder_layer_count + decoder_layer_count)
+    assert parameter_counts(Config(vocab=vocab))["total"] == expected == 63_045_632
+
+
+def test_the_embedding_starts_with_unit_variance_after_scaling(rng):
+    E = init_transformer(rng, Config(vocab=400, d_model=64, N=1, h=2, d_ff=8))["embedding"]
+    assert (E * math.sqrt(64)).var() == pytest.approx(1.0, rel=0.02)  # 25,600 draws
+
+
+# ------------------------------------------------------------ validation --
+
+
+@pytest.mark.parametrize(
+    "config, error",
+    [
+        (Config(vocab=5, d_model=6, h=4), ValueError),
+        (Config(vocab=0, d_model=4, h=2), ValueError),
+        (Config(vocab=5, d_model=4.0, h=2), TypeError),
+        (Config(vocab=5, d_model=4, h=2, p_drop=1.0), ValueError),
+        (Config(vocab=5, d_model=4, h=2, eps_ls=-0.1), ValueError),
+        ({"vocab": 5}, TypeError),
+    ],
+)
+def test_bad_configs_fail_loudly(rng, config, error):
+    with pytest.raises(error):
+        init_transformer(rng, config)
+
+
+def test_a_seed_is_not_a_generator():
+    with pytest.raises(TypeError):
+        init_transformer(0, SMALL)
+    with pytest.raises(TypeError):
+        loss_and_gradients(
+            init_transformer(np.random.default_rng(0), SMALL), *batch(np.random.default_rng(0)), SMALL, 0
+        )
+
+
+TOLERANCE = 1e-6  # relative error, float64
+
+
+def _leaves(tree):
+    """Every array of a nested dict / list, in order."""
+    if isinstance(tree, dict):
+        return [leaf for value in tree.values() for leaf in _leaves(value)]
+    if isinstance(tree, list):
+        return [leaf for value in tree for leaf in _leaves(value)]
+    return [tree]
+
+
+TINY = Config(vocab=6, d_model=4, h=2, d_ff=6, N=2, p_drop=0.1, eps_ls=0.1, pad=0)
+
+
+# ----------------------------------------------------------- whole model --
+
+
+@pytest.mark.parametrize("variant", ["encoder-decoder", "decoder-only"])
+def test_whole_model_gradients_match_central_differences(variant, rng, central_differences, relative_error):
+    """Every parameter of a two-layer model, with dropout, padding and label smoothing on."""
+    if variant == "encoder-decoder":
+        params = init_transformer(rng, TINY)
+        source = np.array([[3, 4, 5, 0], [2, 5, 0, 0]])
+        target = np.array([[1, 5, 4, 3, 0], [1, 2, 5, 0, 0]])
+        _, grads = loss_and_gradients(params, source, target, TINY, np.random.default_rng(5))
+
+        def loss():  # the forward pass alone, with the same dropout masks
+            logits, _ = _forward_with_tape(params, source, target[:, :-1], TINY, np.random.default_rng(5))
+            return cross_entropy(logits, target[:, 1:], TINY.eps_ls, TINY.pad)
+    else:
+        params = init_decoder_only(rng, TINY)
+        tokens = np.array([[1, 5, 4, 3, 0], [1, 2, 5, 0, 0]])
+        _, grads = decoder_only_loss_and_gradients(params, tokens, TINY, np.random.default_rng(5))
+
+        def loss():
+            logits, _ = _decoder_only_forward_with_tape(params, tokens[:, :-1], TINY, np.random.default_rng(5))
+            return cross_entropy(logits, tokens[:, 1:], TINY.eps_ls, TINY.pad)
+
+    leaves, grad_leaves = list(_leaves(params)), list(_leaves(grads))
+    assert len(leaves) == len(grad_leaves)
+    for value, grad in zip(leaves, grad_leaves, strict=True):
+        assert relative_error(grad, central_differences(loss, value)) <= TOLERANCE
