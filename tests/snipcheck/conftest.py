@@ -52,7 +52,7 @@ def project(tmp_path: Path) -> Project:
 
 def page_problems(text: str, path: str = "docs/p.md") -> list[str]:
     """The problems reading one page finds, as the user sees them."""
-    from snipcheck.document import parse
+    from snipcheck.read.page import parse
 
     return [str(p) for p in parse(text, path).problems]
 

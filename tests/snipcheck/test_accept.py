@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from snipcheck import accepted_text
-from snipcheck.accept import unified_diff
+from snipcheck.report.accept import unified_diff
 from snipcheck.cli import main
 
 PAGE = '''# P

@@ -67,7 +67,7 @@ def test_a_failure_is_never_cached(project):
 
 def test_a_new_tool_version_invalidates_everything(two_module_project, monkeypatch):
     two_module_project.build()
-    import snipcheck.runner as runner
+    import snipcheck.run.environment as runner
 
     monkeypatch.setattr(runner, "RUNNER_VERSION", "changed")
     assert len(two_module_project.build().stats.ran) == 3
@@ -88,7 +88,7 @@ def test_a_result_run_once_is_run_again_by_a_build_that_compares_two_runs(two_mo
 def test_one_engine_rebuilding_reuses_results_only_while_what_they_read_is_unchanged(two_module_project):
     """Under mkdocs serve one engine builds again and again: it keeps the last result of each
     snippet in memory instead of reading its cache entry back, under the same test as the cache."""
-    engine = two_module_project.engine(mode="serve")
+    engine = two_module_project.engine(serving=True)
     assert sorted(engine.build().stats.ran) == ["plain.py", "uses_a.py", "uses_b.py"]
     again = engine.build()
     assert again.stats.ran == [] and len(again.stats.cached) == 3
@@ -107,9 +107,10 @@ def test_one_engine_rebuilding_reuses_results_only_while_what_they_read_is_uncha
 def test_the_longest_expected_runs_start_first(tmp_path):
     """A run block that declares a timeout starts first, then the longer a snippet's last stored
     run took (whatever its key: it only orders), then by name."""
-    from snipcheck.cache import Cache
-    from snipcheck.results import SnippetResult
-    from snipcheck.runner import Request, _longest_first
+    from snipcheck.run.cache import Cache
+    from snipcheck.run.result import SnippetResult
+    from snipcheck.run.jobs import longest_first as _longest_first
+    from snipcheck.run.result import Request
 
     cache = Cache(tmp_path, warn=lambda message: None)
     cache.store("slow.py", "an old key", SnippetResult("slow.py", seconds=9.0))

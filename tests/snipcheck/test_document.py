@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from snipcheck.document import parse
+from snipcheck.read.page import parse
 
 PAGE = '''# Title
 

@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from snipcheck import accept as accept_module
+from snipcheck.report import accept as accept_module
 from snipcheck.cli import main
 
 RUN = '# P\n\n```python run="s.py"\n```\n\n'

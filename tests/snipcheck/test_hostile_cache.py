@@ -158,15 +158,15 @@ def test_stale_entries_and_temporary_files_of_a_killed_build_are_cleaned(project
     fresh.write_text("a build writing right now")
     engine = project.engine()
     assert engine.build().problems == []
-    engine.runner.cache.clean({"s.py"})
+    engine.store.cache.clean({"s.py"})
     assert sorted(p.name for p in folder.iterdir()) == ["s.py.json", "s.py.json.tmp-4-5-6"]
 
 
 def test_the_runners_own_code_is_in_the_fingerprint(monkeypatch):
-    import snipcheck.runner as runner
+    import snipcheck.run.environment as runner
 
     before = runner.environment_fingerprint()
-    assert "_bootstrap.py" in runner._OWN_FILES and "runner.py" in runner._OWN_FILES
+    assert "_bootstrap.py" in runner._OWN_FILES and "executor.py" in runner._OWN_FILES
     real = runner.Path.read_text
 
     def edited(self, *args, **kwargs):

@@ -81,7 +81,7 @@ def test_under_serve_a_looping_snippet_does_not_hold_the_build(project, serve_pl
     config, plugins, plugin = serve_plugin()
     done = []
     config = plugins.on_config(config)
-    plugin.engine.runner.on_background_done = done.append
+    plugin.engine.on_background_done(done.append)
     files = _files(config, plugins)  # returns while the snippet still loops: the page says so
     markdown = plugins.on_page_markdown("", page=_page(files, "loop.md"), config=config, files=files)
     assert '!!! info "Snippets still running"' in markdown and "It is 1." in markdown
@@ -126,7 +126,7 @@ def test_under_serve_a_live_measurement_is_kept_for_the_session(project, serve_p
 
 
 def test_a_tie_that_did_not_render_as_a_number_is_caught_in_the_html(project):
-    from snipcheck.render import unrendered_ties
+    from snipcheck.report.page import unrendered_ties
 
     project.page("p.md", '```python run="s.py"\n```\n\nIt is {{ 1 = x }}.\n')
     project.snippet("s.py", "x = 1\n")

@@ -146,7 +146,7 @@ def test_a_snippet_sees_only_the_documented_environment(project, monkeypatch):
     monkeypatch.setenv("SNIPCHECK_TEST_SECRET", "leaked")
     monkeypatch.setenv("PYTHONSTARTUP", "/nonexistent")
     page = PAGE + "\n```output\nNAMES\n```\n"
-    from snipcheck.runner import PINNED_ENV
+    from snipcheck.run.environment import PINNED_ENV
 
     names = sorted(set(PINNED_ENV) | {"PATH", "HOME", "MPLCONFIGDIR", "TMPDIR", "SNIPCHECK_RUN"})
     problems = _run(project, "import os\nprint(' '.join(sorted(k for k in os.environ if k != 'LC_CTYPE')))\n",

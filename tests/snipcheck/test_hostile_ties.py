@@ -7,6 +7,8 @@ import re
 
 import pytest
 from conftest import page_problems
+from snipcheck.report.page import render
+from snipcheck.report.verification import verification_page
 
 RUN = '```python run="a.py"\n```\n\n'
 
@@ -92,7 +94,7 @@ ACCEPTED = [
 
 @pytest.mark.parametrize(("text", "ties"), ACCEPTED)
 def test_a_tie_where_it_renders_is_read(text, ties):
-    from snipcheck.document import parse
+    from snipcheck.read.page import parse
 
     doc = parse(text, "docs/p.md")
     assert [str(p) for p in doc.problems] == []
@@ -100,7 +102,7 @@ def test_a_tie_where_it_renders_is_read(text, ties):
 
 
 def test_a_bad_tie_does_not_swallow_the_next_one_on_its_line():
-    from snipcheck.document import parse
+    from snipcheck.read.page import parse
 
     doc = parse(RUN + "{{ bad }} and {{ 2 = b }}\n", "docs/p.md")
     assert [str(p) for p in doc.problems] == [
@@ -138,22 +140,22 @@ def ledger_build(tmp_path_factory):
 
 
 def test_every_checked_value_has_a_unique_anchor(ledger_build):
-    ledger = ledger_build.verification()
+    ledger = verification_page(ledger_build)
     ids = re.findall(r'<span id="([^"]+)"></span>', ledger)
     assert len(ids) == len(set(ids)) == len(ledger_build.checks) + len(ledger_build.citations) == 2 * (6 + 3 + 1)
 
 
 def test_each_tie_links_to_its_own_row(ledger_build):
-    rendered = ledger_build.rendered("p.md")
+    rendered = render(ledger_build, "p.md")
     links = re.findall(r"\]\(verification\.md#([^ ]+) ", rendered)
     assert links == ["check-p-1-1", "check-p-11-1", "check-p-11-2", "cited-p-11-3"]
-    ledger = ledger_build.verification()
+    ledger = verification_page(ledger_build)
     for anchor in links:
         assert f'<span id="{anchor}"></span>' in ledger
 
 
 def test_a_heading_tie_renders_as_its_number_in_the_ledger(ledger_build):
-    ledger = ledger_build.verification()
+    ledger = verification_page(ledger_build)
     assert "### Costs 4 tokens" in ledger and "{{" not in ledger
 
 
@@ -164,13 +166,13 @@ def test_a_pipe_dollar_or_tag_in_a_source_stays_text_in_its_table(ledger_build):
 
     md = markdown.Markdown(extensions=["tables", "attr_list", "md_in_html", "pymdownx.arithmatex"],
                            extension_configs={"pymdownx.arithmatex": {"generic": True}})
-    html = md.convert(ledger_build.verification())
+    html = md.convert(verification_page(ledger_build))
     assert "<td>Smith | Jones (2020), $5 $6</td>" in html and "arithmatex" not in html
     assert html.count('<tr>\n<td><a href="../p/">Costs 4 tokens</a></td>') == 1
 
 
 def test_the_ledger_is_collapsible_and_filterable(ledger_build):
-    ledger = ledger_build.verification()
+    ledger = verification_page(ledger_build)
     assert ledger.count('<details class="snipcheck-rows">') == 3  # two pages, and the quotes
     assert 'id="snipcheck-filter"' in ledger and "hashchange" in ledger and "fetch(" not in ledger
 
@@ -203,7 +205,7 @@ def test_a_range_tie_checks_the_value_this_build_measured(project, measured, bou
 def test_a_range_tie_renders_with_the_measured_part_marked(project):
     project.page("p.md", RANGE_PAGE.replace("LOW..HIGH", "3..5"))
     project.snippet("t.py", "g = 4.1234\n")
-    rendered = project.build().rendered("p.md")
+    rendered = render(project.build(), "p.md")
     assert re.search(r'\[3\u20135\]\(verification\.md#check-p-6-1 "[^"]*"\)\{ #tie-6-1 .checked-number .range-number \} '
                      r'<span class="live-number">\(this build: 4\.12\)</span>-fold', rendered), rendered
 

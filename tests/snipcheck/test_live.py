@@ -10,7 +10,7 @@ import textwrap
 
 import pytest
 
-from snipcheck.site import stage
+from snipcheck.report.stage import stage
 
 LIVE_PAGE = """\
 # Timing
@@ -73,14 +73,14 @@ def test_a_live_snippet_that_fails_is_a_problem_when_the_build_finishes(live_pro
 def test_a_measurement_starts_early_only_when_every_other_snippet_is_cached(live_project):
     engine = live_project.engine()
     engine.start_live()
-    assert engine.runner._started == {}  # s.py has to run: the measurement waits for it
+    assert engine.scheduler._started == {}  # s.py has to run: the measurement waits for it
     assert engine.build().problems == []
     engine = live_project.engine()
     engine.start_live()
-    assert set(engine.runner._started) == {"clock.py"}
+    assert set(engine.scheduler._started) == {"clock.py"}
     build = engine.build(wait_live=False)
     assert build.stats.cached == ["s.py"] and build.waiting == {"clock.py"}
-    assert engine.runner._started["clock.py"][1] is not None
+    assert engine.scheduler._started["clock.py"][1] is not None
     done = engine.finish(build)
     assert done.stats.ran == ["clock.py"] and done.problems == []
 

@@ -8,8 +8,9 @@ import json
 import nbformat
 import pytest
 
-from snipcheck.notebook import imported_modules, install_cell, notebook_for
-from snipcheck.site import download_url, link, page_url, stage
+from snipcheck.report.notebook import imported_modules, install_cell, notebook_for
+from snipcheck.report.stage import stage
+from snipcheck.report.urls import download_url, link, page_url
 
 PAGE = '# Title\n\n```python run="a.py"\n```\n\n```output\n1\n```\n\n```python run="b.py"\n```\n\n![Two bars](figures/b/bars.svg)\n'
 

@@ -12,7 +12,7 @@ import textwrap
 import pytest
 
 from snipcheck.cli import main
-from snipcheck.stagedir import MARKER
+from snipcheck.report.tree import MARKER
 
 PAGE = """\
 ---

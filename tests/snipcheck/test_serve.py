@@ -192,7 +192,7 @@ def test_serve_rechecks_what_an_edit_touched_and_keeps_answering_whatever_a_snip
 
 
 def test_under_serve_a_rebuild_reads_again_only_the_pages_whose_text_changed(project):
-    engine = project.engine(mode="serve")
+    engine = project.engine(serving=True)
     pages = {"p.md": "# P\n\nIt is {{ 2 = x }}.\n", "q.md": "# Q\n\nProse.\n"}
     first = engine.parse(pages)
     second = engine.parse({**pages, "q.md": "# Q\n\nProse, edited.\n"})
@@ -208,13 +208,13 @@ def test_a_run_that_ends_before_the_server_watches_still_rebuilds_the_site(proje
     that shows its output: the plugin touches the trigger once the watcher runs."""
     from concurrent.futures import Future
 
-    from snipcheck.mkdocs_plugin import SnipcheckPlugin
-    from snipcheck.results import SnippetResult
+    from snipcheck.mkdocs.plugin import SnipcheckPlugin
+    from snipcheck.run.result import SnippetResult
 
     plugin = SnipcheckPlugin()
     plugin.load_config({})
-    plugin.engine = project.engine(mode="serve")
-    runner = plugin.engine.runner
+    plugin.engine = project.engine(serving=True)
+    runner = plugin.engine.scheduler
     ended = Future()
     ended.set_result(SnippetResult("slow.py"))
     runner._background["slow.py"], runner._announce = ("key", ended), {"slow.py"}  # shown as running
@@ -239,23 +239,23 @@ def test_a_run_that_ends_before_the_server_watches_still_rebuilds_the_site(proje
         """With the watcher not running yet, ``start()``; no touch until it runs, then one."""
         server.observer.started = False
         start()  # (on_serve touches the trigger as it creates it: the first look's state)
-        before = plugin.trigger.stat().st_mtime_ns
+        before = plugin.trigger.path.stat().st_mtime_ns
         time.sleep(1.5)
-        assert plugin.trigger.stat().st_mtime_ns == before, "touched before the watcher ran: the touch would be missed"
+        assert plugin.trigger.path.stat().st_mtime_ns == before, "touched before the watcher ran: the touch would be missed"
         server.observer.started = True
         deadline = time.monotonic() + 10
-        while plugin.trigger.stat().st_mtime_ns == before and time.monotonic() < deadline:
+        while plugin.trigger.path.stat().st_mtime_ns == before and time.monotonic() < deadline:
             time.sleep(0.05)
-        return plugin.trigger.stat().st_mtime_ns != before
+        return plugin.trigger.path.stat().st_mtime_ns != before
 
     assert touched_only_once_the_watcher_runs(lambda: plugin.on_serve(server, config=None, builder=None)), \
         "the run's end never triggered a rebuild"
-    assert str(plugin.trigger) in server.watched
+    assert str(plugin.trigger.path) in server.watched
     assert runner.take_unannounced() == set()  # handed out once
     # A run that ends after on_serve but before the watcher runs: the same wait, then the touch.
     assert touched_only_once_the_watcher_runs(lambda: runner.on_background_done("slow.py")), \
         "a run ending before the watcher ran never triggered a rebuild"
-    touched = plugin.trigger.stat().st_mtime_ns
+    touched = plugin.trigger.path.stat().st_mtime_ns
     time.sleep(0.05)
     runner.on_background_done("slow.py")  # once the watcher runs, at once
-    assert plugin.trigger.stat().st_mtime_ns != touched
+    assert plugin.trigger.path.stat().st_mtime_ns != touched

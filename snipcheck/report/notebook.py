@@ -25,8 +25,8 @@ import functools
 import json
 import posixpath
 
-from .document import Document
-from .results import SnippetResult
+from ..read.page import Document
+from ..run.result import SnippetResult
 
 # The MIME type each figure file is shown as; any other file a snippet wrote is not an image.
 IMAGE_TYPES = {".svg": "image/svg+xml", ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg",
@@ -66,8 +66,8 @@ def _outputs(result: SnippetResult | None) -> list[dict]:
     return outputs
 
 
-def _code(text: str, name: str, result: SnippetResult | None, count: int) -> dict:
-    meta = {"snippet": f"snippets/{name}"}
+def _code(text: str, label: str, result: SnippetResult | None, count: int) -> dict:
+    meta = {"snippet": label}
     if result is not None and result.live:
         meta["live"] = True
     return {"cell_type": "code", "execution_count": count, "metadata": {"snipcheck": meta},
@@ -121,13 +121,14 @@ def install_cell(requires: dict[str, str]) -> dict | None:
 
 def notebook_for(doc: Document, title: str, page_link: str, sources: dict[str, str],
                  results: dict[str, SnippetResult], file_name: str = "", first_cells: list[dict] | None = None,
-                 requires: dict[str, str] | None = None) -> str | None:
+                 requires: dict[str, str] | None = None, snippets_prefix: str = "snippets") -> str | None:
     """The notebook JSON for a page's run blocks, or None if the page runs no snippet.
 
     ``page_link`` is where the notebook links to its page and ``file_name`` where it is downloaded
     from (a name beside its page, or an absolute URL); ``first_cells`` go before the snippets;
     ``requires`` (module -> pip requirement): the set-up cell installs those of them the snippets
-    import, when they are missing (``install_cell``)."""
+    import, when they are missing (``install_cell``); ``snippets_prefix``: the snippets folder as the
+    cells name it."""
     names = list(dict.fromkeys(run.snippet for run in doc.runs))
     if not names:
         return None
@@ -147,8 +148,8 @@ def notebook_for(doc: Document, title: str, page_link: str, sources: dict[str, s
         cells.append(setup)
     for count, name in enumerate(names, start=1):
         live = name in results and results[name].live
-        cells.append(_markdown(f"## snippets/{name}" + (LIVE_NOTE if live else "")))
-        cells.append(_code(sources.get(name, ""), name, results.get(name), count))
+        cells.append(_markdown(f"## {snippets_prefix}/{name}" + (LIVE_NOTE if live else "")))
+        cells.append(_code(sources.get(name, ""), f"{snippets_prefix}/{name}", results.get(name), count))
     notebook = {
         "cells": cells,
         "metadata": {

@@ -19,8 +19,11 @@ import html
 import posixpath
 from collections import defaultdict
 
-from .regions import RegionKind
-from .render import md_text, tie_id
+from ..check.records import Build
+from ..layout import VERIFICATION_PAGE
+from ..read.regions import RegionKind
+from .page import md_text, plain_title, tie_id
+from .urls import link
 
 _SCRIPT = """<script>
 (function () {
@@ -67,9 +70,7 @@ def _page_link(path: str, prefix: str) -> str:
 
 def _url(src_uri: str, use_directory_urls: bool) -> str:
     """The URL of a page from the verification page (``verification/`` or ``verification.html``)."""
-    from .site import link
-
-    return link("verification.md", src_uri, use_directory_urls)
+    return link(VERIFICATION_PAGE, src_uri, use_directory_urls)
 
 
 def _cell(text: str) -> str:
@@ -82,7 +83,10 @@ _QUOTE_HEAD = ('<table>\n<thead>\n<tr>\n<th>Page</th>\n<th style="text-align: ri
                "<th>Source</th>\n</tr>\n</thead>\n<tbody>")
 
 
-def verification_page(build, titles: dict[str, str], use_directory_urls: bool = True) -> str:
+def verification_page(build: Build, titles: dict[str, str] | None = None, use_directory_urls: bool = True) -> str:
+    """The page's Markdown; ``titles``: src_uri -> each page's title (default: its first heading)."""
+    if titles is None:
+        titles = {uri: plain_title(doc) for uri, doc in build.docs.items()}
     prefix = build.docs_prefix
     checks, citations = build.checks, build.citations
     by_page: dict[str, list] = defaultdict(list)
@@ -117,7 +121,8 @@ def verification_page(build, titles: dict[str, str], use_directory_urls: bool = 
         "",
         '<div class="snipcheck-search">',
         '<label for="snipcheck-filter">Find a checked number by its value or its name</label>',
-        '<input id="snipcheck-filter" type="search" autocomplete="off" placeholder="0.248, weights[2], snippets/02_one_head.py">',
+        '<input id="snipcheck-filter" type="search" autocomplete="off" '
+        f'placeholder="0.248, weights[2], {_cell(build.snippet_label("02_one_head.py"))}">',
         '<span id="snipcheck-count" role="status"></span>',
         "</div>",
         "",
@@ -158,7 +163,7 @@ def verification_page(build, titles: dict[str, str], use_directory_urls: bool = 
             status = "pass" if c.ok else "<strong>FAIL</strong>"
             out.append(f'<tr>\n<td style="text-align: right;"><span id="{c.anchor}"></span><a href="{_cell(back)}">{c.line}</a></td>\n'
                        f"<td>{_cell(c.documented)}</td>\n<td>{computed}</td>\n<td>{status}</td>\n<td>{what}</td>\n"
-                       f"<td><code>snippets/{_cell(c.snippet)}</code></td>\n</tr>")
+                       f"<td><code>{_cell(build.snippet_label(c.snippet))}</code></td>\n</tr>")
         out += ["</tbody>\n</table>", "</details>", ""]
     out += ["## Quoted from sources", "", "These numbers are not computed here; they are reported by the source named.", ""]
     out += ['<details class="snipcheck-rows">', f"<summary>{len(citations)} numbers quoted from sources</summary>", _QUOTE_HEAD]

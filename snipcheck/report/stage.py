@@ -20,10 +20,12 @@ from __future__ import annotations
 import posixpath
 from dataclasses import dataclass, field
 
-from .document import FIGURES_DIR
-from .engine import Build, page_title
+from ..check.records import Build
+from ..layout import VERIFICATION_PAGE, figure_path, figure_stem, figure_target
 from .notebook import notebook_for
-from .render import VERIFICATION_PAGE, render
+from .page import plain_title, render
+from .urls import download_url, link, notebook_uri
+from .verification import verification_page
 
 
 @dataclass
@@ -45,41 +47,15 @@ def placeholder(site_path: str, snippet: str, failed: bool = False) -> bytes:
     """What stands in for a figure while its snippet still runs (under ``mkdocs serve``, until
     the rebuild its end triggers; in a build that does not wait, until it collects the run), or
     after it failed (under ``mkdocs serve``, whose page lists the error: a missing file would stop
-    the preview)."""
+    the preview). ``snippet``: as the site names it (``snippets/NAME.py``)."""
     if site_path.lower().endswith(".png"):
         return _EMPTY_PNG
-    text = (f"snippets/{snippet} failed: no figure (the error is at the top of the page)" if failed
-            else f"snippets/{snippet} is still running: the figure appears when it finishes")
+    text = (f"{snippet} failed: no figure (the error is at the top of the page)" if failed
+            else f"{snippet} is still running: the figure appears when it finishes")
     return ('<svg xmlns="http://www.w3.org/2000/svg" width="640" height="80" viewBox="0 0 640 80">'
             '<rect width="640" height="80" fill="#ffffff" stroke="#999999"/>'
             f'<text x="320" y="45" font-family="sans-serif" font-size="15" text-anchor="middle" fill="#333333">{text}</text>'
             "</svg>\n").encode("utf-8")
-
-
-def page_url(src_uri: str, use_directory_urls: bool = True) -> str:
-    """The URL of a page relative to the site root, as MkDocs (and mkdocs-jupyter) give it:
-    ``02-x.md`` -> ``02-x/``, ``index.md`` -> ``""``, ``a/index.md`` -> ``a/``; without directory
-    URLs ``02-x.html``."""
-    stem = posixpath.splitext(src_uri)[0]
-    if not use_directory_urls:
-        return stem + ".html"
-    if stem == "index":
-        return ""
-    if stem.endswith("/index"):
-        return stem[: -len("index")]
-    return stem + "/"
-
-
-def link(from_uri: str, to_uri: str, use_directory_urls: bool = True, site_url: str = "") -> str:
-    """A URL from the page of ``from_uri`` to the page of ``to_uri``: absolute under ``site_url``
-    when one is given (a downloaded notebook has no site around it), else relative."""
-    target = page_url(to_uri, use_directory_urls)
-    if site_url:
-        return site_url.rstrip("/") + "/" + target
-    base = page_url(from_uri, use_directory_urls)
-    base = base if base.endswith("/") or not base else posixpath.dirname(base) + "/"
-    relative = posixpath.relpath(target or ".", base.rstrip("/") or ".")
-    return relative + ("/" if target.endswith("/") or not target else "")
 
 
 def notebook_tip(page_uri: str, notebook_uri: str) -> str:
@@ -88,26 +64,6 @@ def notebook_tip(page_uri: str, notebook_uri: str) -> str:
     target = posixpath.relpath(notebook_uri, posixpath.dirname(page_uri) or ".")
     return (f'\n\n!!! tip "Run this page yourself"\n    Every snippet on this page, as a Jupyter notebook: '
             f"[see it with its outputs]({target}), and download the `.ipynb` from there.\n")
-
-
-def notebook_uri(page_uri: str, notebooks_dir: str) -> str:
-    return f"{notebooks_dir}/{posixpath.splitext(page_uri)[0].replace('/', '-')}.ipynb"
-
-
-def download_path(nb_uri: str, use_directory_urls: bool = True) -> str:
-    """Where a notebook's ``.ipynb`` is offered in the built site, relative to its root: beside its
-    rendered page, as mkdocs-jupyter puts it (``notebooks/02-x/02-x.ipynb``)."""
-    folder = page_url(nb_uri, use_directory_urls)
-    folder = folder.rstrip("/") if folder.endswith("/") else posixpath.dirname(folder)
-    return (f"{folder}/" if folder else "") + posixpath.basename(nb_uri)
-
-
-def download_url(nb_uri: str, use_directory_urls: bool = True, site_url: str = "") -> str:
-    """The URL of a notebook's download: relative to its page (its bare name) without ``site_url``,
-    absolute under it with one."""
-    if not site_url:
-        return posixpath.basename(nb_uri)
-    return site_url.rstrip("/") + "/" + download_path(nb_uri, use_directory_urls)
 
 
 def has_notebook(build: Build, uri: str) -> bool:
@@ -128,33 +84,40 @@ def stage(build: Build, *, notebooks_dir: str = "notebooks", use_directory_urls:
     (module -> pip requirement): what a notebook's set-up cell installs when it is missing;
     ``pages``: only these pages are rendered (the other parts are always complete)."""
     staged = Staged()
-    staged.files.update(build.figures())
+    staged.files.update(figures(build))
     # A figure the page shows but whose snippet is still running or failed: a placeholder, so the
     # page's image link resolves (a build fails on the failure anyway, before writing anything).
     missing = {name.rsplit(".", 1)[0]: r for name, r in build.results.items() if r.pending or r.error is not None}
     for uri, doc in build.docs.items():
         for figure in doc.figures:
-            target = posixpath.normpath(posixpath.join(posixpath.dirname(uri), figure.src))
-            parts = target.split("/")
-            if len(parts) > 2 and parts[0] == FIGURES_DIR and parts[1] in missing and target not in staged.files:
-                result = missing[parts[1]]
-                staged.files[target] = placeholder(target, result.name, failed=result.error is not None)
+            target = figure_target(uri, figure.src)
+            stem = figure_stem(target)
+            if stem in missing and target not in staged.files:
+                result = missing[stem]
+                staged.files[target] = placeholder(target, build.snippet_label(result.name), failed=result.error is not None)
                 staged.placeholders.add(target)
     if verification:
-        staged.files[VERIFICATION_PAGE] = build.verification(use_directory_urls=use_directory_urls).encode("utf-8")
+        titles = {uri: plain_title(doc) for uri, doc in build.docs.items()}
+        staged.files[VERIFICATION_PAGE] = verification_page(build, titles, use_directory_urls).encode("utf-8")
     for uri, doc in build.docs.items():
         if notebooks_dir and has_notebook(build, uri):
             nb_uri = notebook_uri(uri, notebooks_dir)
             for absolute in (False, True):
                 url = site_url if absolute else ""
-                text = notebook_for(doc, page_title(doc), link(nb_uri, uri, use_directory_urls, url), build.sources,
+                text = notebook_for(doc, plain_title(doc), link(nb_uri, uri, use_directory_urls, url), build.sources,
                                     build.results, file_name=download_url(nb_uri, use_directory_urls, url),
-                                    first_cells=first_cells, requires=requires)
+                                    first_cells=first_cells, requires=requires, snippets_prefix=build.snippets_prefix)
                 (staged.downloads if absolute else staged.files)[nb_uri] = text.encode("utf-8")
             staged.notebooks[uri] = nb_uri
         if pages is None or uri in pages:
             staged.pages[uri] = page_markdown(build, uri, staged.notebooks.get(uri))
     return staged
+
+
+def figures(build: Build) -> dict[str, bytes]:
+    """Site path (relative to the docs folder) -> bytes of every figure the snippets drew."""
+    return {figure_path(name, fig): result.figure_bytes(fig)
+            for name, result in sorted(build.results.items()) for fig in result.figures}
 
 
 def page_markdown(build: Build, uri: str, notebook: str | None = None) -> str:

@@ -19,7 +19,7 @@ import time
 from dataclasses import asdict, fields
 from pathlib import Path
 
-from .results import SnippetResult
+from .result import SnippetResult
 
 SCHEMA = 3
 STALE_TEMP_SECONDS = 3600

@@ -1,4 +1,4 @@
-"""The offline guard for any builder's output: ``python -m snipcheck offline SITE``.
+"""The offline guard for any builder's output: ``python -m sitescan offline SITE``.
 
 A site that works offline makes no request to another host while it is shown. This reads a built
 site folder (MkDocs, ProperDocs, Zensical or anything else that writes HTML) and lists every URL on
@@ -217,17 +217,17 @@ def main(site: str) -> int:
     """Exit 0: nothing fetched from another host; 1: each fetch listed; 2: not a site folder."""
     folder = Path(site)
     if not folder.is_dir():
-        print(f"snipcheck: offline: {site} is not a folder (give the built site, e.g. site/)", file=sys.stderr)
+        print(f"sitescan: offline: {site} is not a folder (give the built site, e.g. site/)", file=sys.stderr)
         return 2
     found, files = scan(folder)
     if files == 0:
-        print(f"snipcheck: offline: {site} holds no HTML, CSS or JavaScript: is it a built site?", file=sys.stderr)
+        print(f"sitescan: offline: {site} holds no HTML, CSS or JavaScript: is it a built site?", file=sys.stderr)
         return 2
     for fetch in found:
         print(f"{site.rstrip('/')}/{fetch}", file=sys.stderr)
     if found:
-        print(f"snipcheck: offline: {len(found)} fetch(es) from another host in {files} files: "
+        print(f"sitescan: offline: {len(found)} fetch(es) from another host in {files} files: "
               "the site must work offline", file=sys.stderr)
         return 1
-    print(f"snipcheck: offline: {files} files read, nothing fetched from another host", file=sys.stderr)
+    print(f"sitescan: offline: {files} files read, nothing fetched from another host", file=sys.stderr)
     return 0

@@ -19,12 +19,18 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .document import Document
-from .numeric import Number
-from .regions import ComputedTie, OutputBlock, RunBlock, ValueKind
-from .render import _fence_for
-from .results import ProblemKind
-from .values import Looked
+from ..check.records import Build, Outcome
+from ..dispatch import ByRegion
+from ..numeric import Number
+from ..read.page import Document
+from ..read.regions import ComputedTie, Figure, OutputBlock, QuotedTie, RangeTie, RunBlock
+from ..run.result import SnippetResult
+from ..values.computed import Looked
+from ..values.documented import ValueKind
+from .page import fence_for
+
+ACCEPT = ByRegion("ACCEPT")
+Lines = list[tuple[str, str]]  # (content, line ending) of every line of the page
 
 _RAW_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 
@@ -39,36 +45,51 @@ def raw_lines(text: str) -> list[tuple[str, str]]:
     return out
 
 
-def accepted_text(doc: Document, build, raw: str | None = None) -> str:
+def accepted_text(doc: Document, build: Build, raw: str | None = None) -> str:
     """The page's text with every drifted documented value replaced by the computed one.
 
-    ``raw`` is the page as stored (its own line endings); by default the parsed text."""
+    ``raw`` is the page as stored (its own line endings); by default the parsed text. What drifted
+    is what the outcomes say; each region type has its handler in ``ACCEPT``."""
     lines = raw_lines(raw if raw is not None else doc.text)
     if len(lines) < len(doc.text.split("\n")):
         lines += [("", "")] * (len(doc.text.split("\n")) - len(lines))
-    drifted = {(p.line) for p in build.page_problems.get(doc.uri, []) if p.kind is ProblemKind.DRIFT}
-    for tie in sorted((t for t in doc.ties if isinstance(t, ComputedTie)), key=lambda t: (t.line, -t.start)):
-        outcome = build.outcome(tie)
-        if tie.line not in drifted or outcome.value is None or not outcome.checks or outcome.checks[0].ok:
-            continue
-        new = rewrite_value(tie, outcome.value)
-        content, ending = lines[tie.line - 1]
-        lines[tie.line - 1] = (content[: tie.doc_start] + new + content[tie.doc_end:], ending)
-    for run in sorted(doc.runs, key=lambda r: -r.line):
-        out = run.output
-        result = build.results.get(run.snippet)
-        if out is None or run.live or result is None or result.error is not None or result.pending:
-            continue
-        if not any(p.kind is ProblemKind.DRIFT and out.line < p.line < out.end_line + 1 for p in build.page_problems.get(doc.uri, [])):
-            continue
-        lines[out.line - 1 : out.end_line] = _new_block(out, result.stdout, lines[out.line - 1], lines[out.end_line - 1])
+    # Ties first, right to left in each line (a rewrite leaves the columns before it as they were),
+    # then blocks from the bottom up (a block that grows leaves the lines above it as they were).
+    order = sorted(doc.regions, key=lambda r: (isinstance(r, OutputBlock), -r.line if isinstance(r, OutputBlock) else r.line,
+                                               -getattr(r, "start", 0)))
+    for region in order:
+        ACCEPT(region, build.outcome(region), build, lines)
     return "".join(content + ending for content, ending in lines)
+
+
+@ACCEPT.register(ComputedTie)
+def _accept_tie(tie: ComputedTie, outcome: Outcome, build: Build, lines: Lines) -> None:
+    if not outcome.drifted or outcome.value is None or not outcome.checks or outcome.checks[0].ok:
+        return
+    new = rewrite_value(tie, outcome.value)
+    content, ending = lines[tie.line - 1]
+    lines[tie.line - 1] = (content[: tie.doc_start] + new + content[tie.doc_end:], ending)
+
+
+@ACCEPT.register(OutputBlock)
+def _accept_output(out: OutputBlock, outcome: Outcome, build: Build, lines: Lines) -> None:
+    run = out.run
+    result: SnippetResult | None = build.results.get(run.snippet) if run is not None else None
+    if not outcome.drifted or run.live or result is None or result.error is not None or result.pending:
+        return
+    lines[out.line - 1 : out.end_line] = _new_block(out, result.stdout, lines[out.line - 1], lines[out.end_line - 1])
+
+
+@ACCEPT.register(RunBlock, QuotedTie, RangeTie, Figure)
+def _accept_nothing(region, outcome: Outcome, build: Build, lines: Lines) -> None:
+    """A run block holds no documented value; a range is a judgement, a quote is a source's, a
+    figure is drawn anew: none is rewritten."""
 
 
 def _new_block(out: OutputBlock, stdout: str, opening: tuple[str, str], closing: tuple[str, str]) -> list[tuple[str, str]]:
     ending = opening[1] or "\n"
     body = stdout.rstrip("\n").replace("\r\n", "\n").replace("\r", "\n").split("\n") if stdout.strip() else []
-    fence = _fence_for("\n".join(body), out.fence)
+    fence = fence_for("\n".join(body), out.fence)
     open_content = opening[0].replace(out.fence, fence, 1) if fence != out.fence else opening[0]
     close_content = closing[0].replace(out.fence, fence, 1) if fence != out.fence else closing[0]
     lines = [(open_content, ending)]
@@ -185,4 +206,4 @@ def unified_diff(path: str, before: str, after: str) -> str:
                                         fromfile=f"a/{path}", tofile=f"b/{path}"))
 
 
-__all__ = ["PageWrite", "WriteRefused", "accepted_text", "raw_lines", "rewrite_value", "unified_diff", "write_all", "RunBlock"]
+__all__ = ["ACCEPT", "PageWrite", "WriteRefused", "accepted_text", "raw_lines", "rewrite_value", "unified_diff", "write_all"]

@@ -15,7 +15,7 @@ import shutil
 import time
 from pathlib import Path
 
-from .site import Staged
+from .stage import Staged
 
 MARKER = ".snipcheck-render"
 

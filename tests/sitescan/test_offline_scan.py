@@ -1,12 +1,12 @@
-"""The offline guard as a scan of any built site: ``python -m snipcheck offline SITE`` lists every
+"""The offline guard as a scan of any built site: ``python -m sitescan offline SITE`` lists every
 fetch from another host with its file:line, and passes a site that makes none."""
 
 from __future__ import annotations
 
 import pytest
 
-from snipcheck.cli import main
-from snipcheck.offline import html_fetches, remote_fetches, remote_html_fetches, scan
+from sitescan.cli import main
+from sitescan.offline import html_fetches, remote_fetches, remote_html_fetches, scan
 
 CLEAN_PAGE = """<!doctype html>
 <html><head>

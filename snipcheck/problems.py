@@ -1,10 +1,9 @@
-"""What one run of a snippet left behind, and the typed problems every part of the checker reports."""
+"""The typed problems every stage of the checker reports: what went wrong, and where."""
 
 from __future__ import annotations
 
-import base64
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 
 class ProblemKind(enum.Enum):
@@ -37,25 +36,3 @@ class Problem:
     def __str__(self) -> str:
         where = f" ({self.snippet})" if self.snippet else ""
         return f"{self.path}:{self.line}: {self.message}{where}"
-
-
-@dataclass
-class SnippetResult:
-    """What one snippet did: its stdout, error, values, figures and the files it read."""
-
-    name: str
-    stdout: str = ""
-    stderr: str = ""
-    error: str | None = None  # a traceback, a timeout, a missing file, nondeterminism
-    values: dict = field(default_factory=dict)
-    figures: dict[str, str] = field(default_factory=dict)  # file name -> base64 bytes
-    imported: dict[str, str] = field(default_factory=dict)  # project file read -> sha256
-    seconds: float = 0.0
-    runs: int = 1  # runs that gave this same result (2: the determinism check compared two)
-    from_cache: bool = False
-    live: bool = False  # measured by this build (or, under serve, by this serve session)
-    pending: bool = False  # under serve: still running in the background
-    sandbox: list[str] = field(default_factory=list)  # protected files the run changed
-
-    def figure_bytes(self, name: str) -> bytes:
-        return base64.b64decode(self.figures[name])

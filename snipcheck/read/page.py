@@ -33,28 +33,19 @@ import posixpath
 import re
 import shlex
 from dataclasses import dataclass, field
-from functools import lru_cache
 
-from .numeric import MINUS, NUMBER_RE, NUMPY_PRECISION, Number, split_lines, tokenize
-from .regions import (Atom, ComputedTie, DocumentedValue, Figure, OutputBlock, QuotedTie, RangeTie, Region, RunBlock,
-                      Tie, ValueKind)
-from .results import Problem, ProblemKind
-from .values import Reference, ReferenceError_, parse_reference
+from ..numeric import split_lines, tokenize
+from ..problems import Problem, ProblemKind
+from .regions import Figure, NamedTie, OutputBlock, Region, RunBlock, Tie
+from .ties import forbidden_spans, mask_code, read_tie, tie_spans
 
-FIGURES_DIR = "figures"
 MAX_TIMEOUT = 24 * 3600.0
 MAX_MEMORY_MB = 1 << 20
 
 _FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>.*?)[ \t]*$")
 _RUN = re.compile(r"""(?:^|\s)run=(?P<q>["']?)(?P<name>[^"'\s]*)(?P=q)""")
-_CODE_RUN = re.compile(r"`+")
 _COMMENT = re.compile(r"<!--.*?-->")
 _IMAGE = re.compile(r"!\[(?P<alt>[^\]]*)\]\((?P<src>[^)\s]+)[^)]*\)")
-# pymdownx.arithmatex's inline patterns (smart dollars, and \( \)): text it turns into math.
-_DOLLAR_MATH = re.compile(r"(?<!\\)\$(?!\s)(?:\\.|[^\\$])+?(?<!\s)\$")
-_PAREN_MATH = re.compile(r"(?<!\\)\\\((?:\\[^)]|[^\\])+?\\\)")
-_BRACKET_MATH = re.compile(r"(?<!\\)\\\[(?:\\[^\]]|[^\\])+?\\\]")
-_HTML_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
 _OPENER = re.compile(r"^(?P<indent>[ ]*)(?P<mark>!!!|\?\?\?\+?|===\+?)[ ]")
 _LIST = re.compile(r"^(?P<indent>[ ]*)(?:[-*+]|\d{1,9}[.)])(?:[ ]+|$)")
 _FOOTNOTE = re.compile(r"^(?P<indent>[ ]*)\[\^[^\]]+\]:")
@@ -63,8 +54,6 @@ _BLOCK_TAG = re.compile(r"^<(?P<tag>address|article|aside|blockquote|canvas|deta
                         r"table|tbody|td|textarea|tfoot|th|thead|tr|ul|video|iframe|math|object|svg)(?=[\s>/])(?P<attrs>[^>]*)>?",
                         re.IGNORECASE)
 _MARKDOWN_ATTR = re.compile(r"""\bmarkdown(?:\s*=\s*["']?(?:1|block|span)["']?)?(?=[\s>/]|$)""")
-_OPERATOR = re.compile(r"\s([=@~])\s")
-_RANGE = re.compile(r"^(?P<low>\S+?)\s*\.\.\s*(?P<high>\S+)$")
 
 
 @dataclass
@@ -95,7 +84,7 @@ class Document:
 
     def snippets(self) -> list[str]:
         """Every snippet this page needs, run blocks first, in page order, without repeats."""
-        names = [run.snippet for run in self.runs] + [t.snippet for t in self.ties if getattr(t, "snippet", "")]
+        names = [run.snippet for run in self.runs] + [t.snippet for t in self.ties if isinstance(t, NamedTie)]
         return list(dict.fromkeys(names))
 
     def problem(self, kind: ProblemKind, line: int, message: str, snippet: str | None = None) -> None:
@@ -290,7 +279,7 @@ class _Scanner:
     def _refuse_ties(self, i: int, where: str) -> None:
         if "{{" not in self.lines[i]:
             return  # masking code only blanks characters out: it cannot make a tie
-        line = _mask_code(self.lines[i])
+        line = mask_code(self.lines[i])
         if "{{" in line:
             self.doc.problem(ProblemKind.PLACEMENT, i + 1, f"a tie {where}")
 
@@ -299,13 +288,13 @@ class _Scanner:
         line = self.lines[i]
         if "{{" not in line and "![" not in line:
             return  # no tie and no image: masking blanks characters out, it cannot make either
-        visible = _COMMENT.sub(lambda m: " " * len(m.group()), _mask_code(line))
-        spans = _tie_spans(doc, visible, line_no)
+        visible = _COMMENT.sub(lambda m: " " * len(m.group()), mask_code(line))
+        spans = tie_spans(doc.problem, visible, line_no)
         masked = list(visible)
         for start, end in spans:
             masked[start:end] = "x" * (end - start)
         masked_text = "".join(masked)
-        forbidden = _forbidden_spans(masked_text)
+        forbidden = forbidden_spans(masked_text)
         position = 0
         for start, end in spans:
             place = next((what for lo, hi, what in forbidden if lo <= start and end <= hi), None)
@@ -313,7 +302,7 @@ class _Scanner:
                 doc.problem(ProblemKind.PLACEMENT, line_no, f"a tie {place}")
                 continue
             position += 1
-            tie = _read_tie(doc, line, line_no, start, end, self.last_run)
+            tie = read_tie(doc.problem, line, line_no, start, end, self.last_run)
             if tie is not None:
                 tie.position = position
                 doc.regions.append(tie)
@@ -331,237 +320,3 @@ def _display_math(stripped: str) -> str | None:
 
 def _dedent(line: str, indent: str) -> str:
     return line[len(indent):] if line.startswith(indent) else line.lstrip()
-
-
-def _mask_code(line: str) -> str:
-    """The line with code spans blanked out (ties inside `code` are text, as written)."""
-    out = list(line)
-    runs = list(_CODE_RUN.finditer(line))
-    k = 0
-    while k < len(runs):
-        opening = runs[k]
-        closing = next((r for r in runs[k + 1:] if len(r.group()) == len(opening.group())), None)
-        if closing is None:
-            k += 1
-            continue
-        out[opening.start():closing.end()] = " " * (closing.end() - opening.start())
-        k = runs.index(closing) + 1
-    return "".join(out)
-
-
-def _tie_spans(doc: Document, line: str, line_no: int) -> list[tuple[int, int]]:
-    """Where each ``{{ ... }}`` stands; malformed braces are reported and skipped."""
-    spans, pos = [], 0
-    while True:
-        start = line.find("{{", pos)
-        if start < 0:
-            break
-        if (start > 0 and line[start - 1] == "{") or line[start + 2: start + 3] == "{":
-            doc.problem(ProblemKind.SYNTAX, line_no, "'{{{' is not a tie: a tie is written with two braces, {{ NUMBER = NAME }}")
-            pos = line.find("}}", start) + 2 if line.find("}}", start) >= 0 else len(line)
-            continue
-        close = line.find("}}", start + 2)
-        nested = line.find("{{", start + 2)
-        if close < 0:
-            doc.problem(ProblemKind.SYNTAX, line_no, "'{{' opens no tie (no '}}' on its line): write {{ NUMBER = NAME }}, {{ NUMBER @ SOURCE }} or {{ LOW..HIGH ~ NAME }}")
-            break
-        if 0 <= nested < close:
-            doc.problem(ProblemKind.SYNTAX, line_no, "a tie cannot hold another tie ('{{' inside '{{ ... }}')")
-            end = line.find("}}", close + 2)
-            pos = (end + 2) if end >= 0 else close + 2
-            continue
-        if line[close + 2: close + 3] == "}":
-            doc.problem(ProblemKind.SYNTAX, line_no, "'}}}' closes no tie: a tie is written with two braces, {{ NUMBER = NAME }}")
-            pos = close + 3
-            continue
-        spans.append((start, close + 2))
-        pos = close + 2
-    return spans
-
-
-def _forbidden_spans(line: str) -> list[tuple[int, int, str]]:
-    """Spans of the line where a tie would not render, with what to call them."""
-    spans = [(m.start(), m.end(), "inside math, where it would not render: write the number in prose, as $d_k$ = {{ 64 = d_k }}")
-             for pattern in (_DOLLAR_MATH, _PAREN_MATH, _BRACKET_MATH) for m in pattern.finditer(line)]
-    spans += [(m.start(), m.end(), "inside an HTML tag, where it would not render") for m in _HTML_TAG.finditer(line)]
-    for close in (m.start() for m in re.finditer(r"\](?=[(\[])", line)):
-        depth, j = 0, close
-        while j >= 0:
-            depth += {"]": 1, "[": -1}.get(line[j], 0)
-            if depth == 0:
-                break
-            j -= 1
-        if j >= 0:
-            spans.append((j, close + 1, "inside link text, where it cannot link to its check: move it out of the link"))
-            end = line.find({"(": ")", "[": "]"}[line[close + 1]], close + 2)
-            if end >= 0:
-                spans.append((close + 1, end + 1, "inside a link's address"))
-    return spans
-
-
-def _read_tie(doc: Document, line: str, line_no: int, start: int, end: int, last_run: RunBlock | None) -> Tie | None:
-    inner = line[start + 2: end - 2]
-    match = _OPERATOR.search(inner)
-    if match is None:
-        if re.search(r"[=@~]", inner):
-            doc.problem(ProblemKind.SYNTAX, line_no, f"cannot read {line[start:end]!r}: put spaces around the operator, as {{{{ 0.5 = x }}}}")
-        else:
-            doc.problem(ProblemKind.SYNTAX, line_no, f"cannot read {line[start:end]!r}: write {{{{ NUMBER = NAME }}}}, {{{{ NUMBER @ SOURCE }}}} or {{{{ LOW..HIGH ~ NAME }}}}")
-        return None
-    documented, op, ref = inner[: match.start()].strip(), match[1], inner[match.end():].strip()
-    doc_start = start + 2 + (len(inner[: match.start()]) - len(inner[: match.start()].lstrip()))
-    doc_end = doc_start + len(documented)
-    if not documented or not ref:
-        doc.problem(ProblemKind.SYNTAX, line_no, f"cannot read {line[start:end]!r}: both sides of {op!r} must be written")
-        return None
-    common = dict(line=line_no, end_line=line_no, start=start, end=end, doc_start=doc_start, doc_end=doc_end, documented=documented)
-    if op == "@":
-        value = parse_value(documented)
-        if isinstance(value, str):
-            doc.problem(ProblemKind.SYNTAX, line_no, value)
-            return None
-        return QuotedTie(**common, source=ref, value=value)
-    reference = _reference(ref)
-    if isinstance(reference, str):
-        doc.problem(ProblemKind.SYNTAX, line_no, reference)
-        return None
-    snippet = reference.snippet or (last_run.snippet if last_run is not None else None)
-    if snippet is None:
-        doc.problem(ProblemKind.SYNTAX, line_no, f"{{{{ {documented} {op} {ref} }}}} has no run block above it: name the snippet as SNIPPET:{ref}")
-        return None
-    if op == "~":
-        bounds = parse_range(documented)
-        if isinstance(bounds, str):
-            doc.problem(ProblemKind.SYNTAX, line_no, bounds)
-            return None
-        return RangeTie(**common, ref=reference, snippet=snippet, low=bounds[0], high=bounds[1])
-    value = parse_value(documented)
-    if isinstance(value, str):
-        doc.problem(ProblemKind.SYNTAX, line_no, value)
-        return None
-    return ComputedTie(**common, ref=reference, snippet=snippet, value=value)
-
-
-@lru_cache(maxsize=16384)
-def _reference(text: str) -> Reference | str:
-    """A tie's NAME part read (a Reference is immutable, so one reading serves every page that
-    writes the same text), or the message saying what is wrong with it."""
-    try:
-        return parse_reference(text)
-    except ReferenceError_ as exc:
-        return str(exc)
-
-
-# -- documented values --------------------------------------------------------------------------------
-
-def parse_range(text: str) -> tuple[Number, Number] | str:
-    """``LOW..HIGH`` -> the two bounds, or a message saying what is wrong."""
-    match = _RANGE.match(text.strip())
-    if not match:
-        return f"cannot read the range {text!r}: write LOW..HIGH, as {{{{ 3..5 ~ NAME }}}}"
-    bounds = []
-    for part in (match["low"], match["high"]):
-        number = NUMBER_RE.fullmatch(part)
-        if not number or part.endswith("j") or "nan" in part:
-            return f"cannot read the range {text!r}: {part!r} is not a number"
-        bounds.append(Number(part))
-    low, high = bounds
-    if low.value() > high.value():
-        return f"the range {text!r} is empty: its low end {low.text} is above its high end {high.text}"
-    return low, high
-
-
-def parse_value(text: str) -> DocumentedValue | str:
-    """A documented value -> its kind and atoms, or a message saying what to write instead."""
-    return _parse_value(text)
-
-
-@lru_cache(maxsize=16384)
-def _parse_value(text: str) -> DocumentedValue | str:
-    """``parse_value``, remembered by the exact text (a DocumentedValue is immutable)."""
-    reader = _ValueReader(text)
-    try:
-        kind = reader.read()
-    except ValueError as exc:
-        return (f"cannot read the documented value {text!r} ({exc}): write a number, a list [a, b], a shape (a, b), "
-                "True or False")
-    atoms = _array_precision(text, reader.atoms)
-    return DocumentedValue(kind, text, tuple(atoms))
-
-
-class _ValueReader:
-    def __init__(self, text: str) -> None:
-        self.text, self.pos, self.atoms = text, 0, []
-
-    def read(self) -> ValueKind:
-        self._space()
-        if self.text.startswith(("True", "False"), self.pos):
-            word = "True" if self.text.startswith("True", self.pos) else "False"
-            self.atoms.append(Atom(word, self.pos, self.pos + len(word), boolean=word == "True"))
-            self.pos += len(word)
-            kind = ValueKind.BOOL
-        elif self.pos < len(self.text) and self.text[self.pos] in "[(":
-            self._sequence()
-            kind = ValueKind.SEQUENCE
-        else:
-            kind = self._scalar()
-        self._space()
-        if self.pos != len(self.text):
-            raise ValueError(f"unexpected {self.text[self.pos:]!r}")
-        return kind
-
-    def _space(self) -> None:
-        while self.pos < len(self.text) and self.text[self.pos].isspace():
-            self.pos += 1
-
-    def _scalar(self) -> ValueKind:
-        match = NUMBER_RE.match(self.text, self.pos)
-        if not match:
-            raise ValueError(f"{self.text[self.pos:self.pos + 12]!r} is not a number")
-        self.atoms.append(Atom(match.group(), match.start(), match.end(), Number(match.group())))
-        self.pos = match.end()
-        if match.group().endswith("j"):
-            return ValueKind.COMPLEX
-        glued = NUMBER_RE.match(self.text, self.pos)
-        if glued and glued.group().endswith("j") and glued.group()[0] in "+-" + MINUS:
-            self.atoms.append(Atom(glued.group(), glued.start(), glued.end(), Number(glued.group())))
-            self.pos = glued.end()
-            return ValueKind.COMPLEX
-        return ValueKind.NUMBER
-
-    def _sequence(self) -> None:
-        closing = {"[": "]", "(": ")"}[self.text[self.pos]]
-        self.pos += 1
-        self._space()
-        if self.pos < len(self.text) and self.text[self.pos] == closing:
-            self.pos += 1
-            return
-        while True:
-            self._space()
-            if self.pos < len(self.text) and self.text[self.pos] in "[(":
-                self._sequence()
-            elif self.text.startswith(("True", "False"), self.pos):
-                raise ValueError("a list of booleans cannot be tied; tie each one")
-            else:
-                self._scalar()
-            self._space()
-            if self.pos >= len(self.text):
-                raise ValueError(f"{closing!r} is missing")
-            char = self.text[self.pos]
-            self.pos += 1
-            if char == closing:
-                return
-            if char != ",":
-                raise ValueError(f"expected ',' or {closing!r}, found {char!r}")
-            self._space()
-            if self.pos < len(self.text) and self.text[self.pos] == closing:  # a trailing comma: (4,)
-                self.pos += 1
-                return
-
-
-def _array_precision(text: str, atoms: list[Atom]) -> list[Atom]:
-    """The trailing-dot rule for a documented list: ``1.`` takes the most decimals of its list."""
-    numbers = [a.number for a in atoms if a.number is not None and not a.number.trailing_dot and "." in a.number.mantissa]
-    places = max((n.mantissa_decimals() for n in numbers), default=NUMPY_PRECISION) if text.lstrip().startswith("[") else NUMPY_PRECISION
-    return [Atom(a.text, a.start, a.end, Number(a.number.text, places), a.boolean)
-            if a.number is not None and a.number.trailing_dot else a for a in atoms]
