@@ -53,7 +53,8 @@ def tie_spans(problem, line: str, line_no: int) -> list[tuple[int, int]]:
         close = line.find("}}", start + 2)
         nested = line.find("{{", start + 2)
         if close < 0:
-            problem(ProblemKind.SYNTAX, line_no, "'{{' opens no tie (no '}}' on its line): write {{ NUMBER = NAME }}, {{ NUMBER @ SOURCE }} or {{ LOW..HIGH ~ NAME }}")
+            problem(ProblemKind.SYNTAX, line_no, "'{{' opens no tie (no '}}' on its line): "
+                    "write {{ NUMBER = NAME }}, {{ NUMBER @ SOURCE }} or {{ LOW..HIGH ~ NAME }}")
             break
         if 0 <= nested < close:
             problem(ProblemKind.SYNTAX, line_no, "a tie cannot hold another tie ('{{' inside '{{ ... }}')")
@@ -96,7 +97,8 @@ def read_tie(problem, line: str, line_no: int, start: int, end: int, last_run: R
         if re.search(r"[=@~]", inner):
             problem(ProblemKind.SYNTAX, line_no, f"cannot read {line[start:end]!r}: put spaces around the operator, as {{{{ 0.5 = x }}}}")
         else:
-            problem(ProblemKind.SYNTAX, line_no, f"cannot read {line[start:end]!r}: write {{{{ NUMBER = NAME }}}}, {{{{ NUMBER @ SOURCE }}}} or {{{{ LOW..HIGH ~ NAME }}}}")
+            problem(ProblemKind.SYNTAX, line_no, f"cannot read {line[start:end]!r}: "
+                    "write {{ NUMBER = NAME }}, {{ NUMBER @ SOURCE }} or {{ LOW..HIGH ~ NAME }}")
         return None
     documented, op, ref = inner[: match.start()].strip(), match[1], inner[match.end():].strip()
     doc_start = start + 2 + (len(inner[: match.start()]) - len(inner[: match.start()].lstrip()))

@@ -107,9 +107,9 @@ def rewrite_value(tie: ComputedTie, looked: Looked) -> str:
             return "True" if data else "False"
     flat = looked.flat()
     if value.kind is not ValueKind.BOOL and len(flat) == len(value.atoms) and all(
-            a.imaginary == (part == "im") for a, (part, _) in zip(value.atoms, flat)):
+            a.imaginary == (part == "im") for a, (part, _) in zip(value.atoms, flat, strict=True)):
         pieces, pos = [], 0
-        for atom, (part, got) in zip(value.atoms, flat):
+        for atom, (part, got) in zip(value.atoms, flat, strict=True):
             exact = repr(got) if isinstance(got, float) else str(got)
             text = atom.text if atom.number.accepts(exact) else _like(atom.number, got, part == "im", atom.text)
             pieces += [value.text[pos: atom.start], text]

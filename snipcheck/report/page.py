@@ -153,8 +153,8 @@ def _run(block: RunBlock, outcome: Outcome, build: Build, verification: str) -> 
                     "this page reloads with its output when it finishes."]
         elif result.error is None and result.stdout.strip():
             out.append("")
-            out += _block(block.indent, block.fence, ' { .text .live-output title="Output measured by this build (not compared: timings vary from run to run)" }',
-                          result.stdout)
+            info = ' { .text .live-output title="Output measured by this build (not compared: timings vary from run to run)" }'
+            out += _block(block.indent, block.fence, info, result.stdout)
     return out
 
 

@@ -55,7 +55,7 @@ def placeholder(site_path: str, snippet: str, failed: bool = False) -> bytes:
     return ('<svg xmlns="http://www.w3.org/2000/svg" width="640" height="80" viewBox="0 0 640 80">'
             '<rect width="640" height="80" fill="#ffffff" stroke="#999999"/>'
             f'<text x="320" y="45" font-family="sans-serif" font-size="15" text-anchor="middle" fill="#333333">{text}</text>'
-            "</svg>\n").encode("utf-8")
+            "</svg>\n").encode()
 
 
 def notebook_tip(page_uri: str, notebook_uri: str) -> str:

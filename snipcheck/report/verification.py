@@ -171,7 +171,8 @@ def verification_page(build: Build, titles: dict[str, str] | None = None, use_di
         src_uri = _page_link(c.path, prefix)
         url = _url(src_uri, use_directory_urls)
         out.append(f'<tr>\n<td><a href="{_cell(url)}">{_cell(titles.get(src_uri, src_uri))}</a></td>\n'
-                   f'<td style="text-align: right;"><span id="{c.anchor}"></span><a href="{_cell(url)}#{tie_id(c.line, c.position)}">{c.line}</a></td>\n'
+                   f'<td style="text-align: right;"><span id="{c.anchor}"></span>'
+                   f'<a href="{_cell(url)}#{tie_id(c.line, c.position)}">{c.line}</a></td>\n'
                    f"<td>{_cell(c.documented)}</td>\n<td>{_cell(c.source)}</td>\n</tr>")
     out += ["</tbody>\n</table>", "</details>", "", _SCRIPT, ""]
     return "\n".join(out)

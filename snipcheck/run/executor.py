@@ -42,8 +42,9 @@ class Executor:
         self.cancel = threading.Event()
         self.sandbox_note: str | None = None
 
-    def run_one(self, name: str, request: Request = Request()) -> SnippetResult:
+    def run_one(self, name: str, request: Request | None = None) -> SnippetResult:
         """Run one snippet in a fresh interpreter, fenced in, in an empty folder."""
+        request = request or Request()
         path = self.snippets_dir / name
         timeout = request.timeout or DEFAULT_TIMEOUT
         memory = request.memory_mb or DEFAULT_MEMORY_MB

@@ -23,7 +23,7 @@ def compare_value(documented: DocumentedValue, looked: Looked) -> tuple[bool, st
     if len(atoms) != len(flat):
         return False, f"{_count(len(atoms))} documented, {_count(len(flat))} computed"
     bad = []
-    for atom, (part, value) in zip(atoms, flat):
+    for atom, (part, value) in zip(atoms, flat, strict=True):
         if atom.imaginary != (part == "im") or not atom.number.accepts(_exact_text(value)):
             bad.append(f"{atom.text} vs {_exact_text(value)}{'j' if part == 'im' else ''}")
     if bad:

@@ -4,7 +4,6 @@ fetch from another host with its file:line, and passes a site that makes none.""
 from __future__ import annotations
 
 import pytest
-
 from sitescan.cli import main
 from sitescan.offline import html_fetches, remote_fetches, remote_html_fetches, scan
 
@@ -80,7 +79,8 @@ def test_what_a_browser_fetches_from_another_host(html, remote):
     ('<img alt="a > b" src="https://x.example/after-a-bracket.png">',
      [(1, "<img>", "https://x.example/after-a-bracket.png")]),
     ('<p title="//not a fetch">x</p><span style="color: red">y</span>', []),
-    ('<p>\n<span class="a" style="background: url(//x.example/s.png)">z</span>', [(2, "inline CSS", "//x.example/s.png")]),
+    ('<p>\n<span class="a" style="background: url(//x.example/s.png)">z</span>',
+     [(2, "inline CSS", "//x.example/s.png")]),
     ("<style>\np { color: red }\n</style><style>\n\n@import url('https://x.example/i.css');\n</style>",
      [(5, "inline CSS", "https://x.example/i.css")]),
 ])

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from snipcheck import accepted_text
-from snipcheck.report.accept import unified_diff
 from snipcheck.cli import main
+from snipcheck.report.accept import unified_diff
 
 PAGE = '''# P
 

@@ -108,9 +108,8 @@ def test_the_longest_expected_runs_start_first(tmp_path):
     """A run block that declares a timeout starts first, then the longer a snippet's last stored
     run took (whatever its key: it only orders), then by name."""
     from snipcheck.run.cache import Cache
-    from snipcheck.run.result import SnippetResult
     from snipcheck.run.jobs import longest_first as _longest_first
-    from snipcheck.run.result import Request
+    from snipcheck.run.result import Request, SnippetResult
 
     cache = Cache(tmp_path, warn=lambda message: None)
     cache.store("slow.py", "an old key", SnippetResult("slow.py", seconds=9.0))

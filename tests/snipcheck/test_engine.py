@@ -185,7 +185,7 @@ def test_rendering_includes_the_code_and_links_ties_to_the_verification_page(pro
 
 @pytest.mark.parametrize(("documented", "ok"), [("True", True), ("False", False)])
 def test_a_tie_to_a_boolean(project, documented, ok):
-    project.page("p.md", '```python run="b.py"\n```\n\nSame: {{ %s = same }}.\n' % documented)
+    project.page("p.md", f'```python run="b.py"\n```\n\nSame: {{{{ {documented} = same }}}}.\n')
     project.snippet("b.py", "import numpy as np\nsame = bool(np.allclose([1.0], [1.0]))\n")
     problems = project.problems()
     assert problems == ([] if ok else ["docs/p.md:4: documented False, computed same = True (snippets/b.py)"])

@@ -7,8 +7,8 @@ import os
 
 import pytest
 
-from snipcheck.report import accept as accept_module
 from snipcheck.cli import main
+from snipcheck.report import accept as accept_module
 
 RUN = '# P\n\n```python run="s.py"\n```\n\n'
 

@@ -178,7 +178,7 @@ def test_a_real_mkdocs_serve_keeps_answering_through_a_raising_and_a_looping_sni
         page_with("bad/", "Snippets still running")
         page_with("ok/", "OK")  # and the rest of the site answers meanwhile
         project.snippet("bad.py", "import matplotlib.pyplot as plt\n\nfig, ax = plt.subplots()\nfig.savefig('plot.svg')\n")
-        html = page_with("bad/", "figures/bad/plot.svg")
+        page_with("bad/", "figures/bad/plot.svg")
         page_with("figures/bad/plot.svg", "<?xml")
         assert "This page does not build" not in page_with("bad/", "</html>")
     finally:

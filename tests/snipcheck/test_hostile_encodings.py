@@ -41,7 +41,7 @@ def test_crlf_and_lone_cr_count_as_mkdocs_counts_them(project, newline):
 
 
 def test_a_byte_order_mark_is_not_text(project):
-    (project.root / "docs" / "p.md").write_bytes(b"\xef\xbb\xbf" + '```python run="s.py"\n```\n\nIt is {{ 1 = x }}.\n'.encode())
+    (project.root / "docs" / "p.md").write_bytes(b"\xef\xbb\xbf" + b'```python run="s.py"\n```\n\nIt is {{ 1 = x }}.\n')
     project.snippet("s.py", "x = 2\n")
     assert project.problems() == ["docs/p.md:4: documented 1, computed x = 2 (snippets/s.py)"]
 

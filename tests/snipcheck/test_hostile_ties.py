@@ -7,6 +7,7 @@ import re
 
 import pytest
 from conftest import page_problems
+
 from snipcheck.report.page import render
 from snipcheck.report.verification import verification_page
 

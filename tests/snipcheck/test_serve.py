@@ -53,11 +53,11 @@ def _port() -> int:
 
 
 class Served:
-    def __init__(self, root, log, flags: tuple[str, ...] = ()) -> None:
+    def __init__(self, root, log, builder: str = "mkdocs", flags: tuple[str, ...] = ()) -> None:
         self.port, self.log = _port(), log
         env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
         self.output = open(log, "wb")  # noqa: SIM115 - closed by close()
-        self.process = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", *flags, "-a", f"127.0.0.1:{self.port}"],
+        self.process = subprocess.Popen([sys.executable, "-m", builder, "serve", *flags, "-a", f"127.0.0.1:{self.port}"],
                                         cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=self.output,
                                         stderr=subprocess.STDOUT)
 
@@ -69,7 +69,7 @@ class Served:
         deadline = time.monotonic() + WAIT
         page = ""
         while time.monotonic() < deadline:
-            assert self.process.poll() is None, f"mkdocs serve ended:\n{self.log.read_text(errors='replace')[-3000:]}"
+            assert self.process.poll() is None, f"the server ended:\n{self.log.read_text(errors='replace')[-3000:]}"
             try:
                 page = self.get(path)
                 if all(t in page for t in texts) and not (absent and absent in page):
@@ -126,13 +126,18 @@ def _gone(processes: list[psutil.Process], seconds: float) -> list[psutil.Proces
 
 # make serve runs `mkdocs serve --dirty`: MkDocs rebuilds only the pages it finds modified, and
 # the plugin has to add those whose snippet changed under an unchanged page (strict, as the site).
-@pytest.fixture(params=[(), ("--dirty",)], ids=["serve", "serve --dirty"])
+# ProperDocs, the fallback builder, logs the dirty-build notice on a logger of its own.
+@pytest.fixture(params=[("mkdocs", ()), ("mkdocs", ("--dirty",)), ("properdocs", ("--dirty",))],
+                ids=["serve", "serve --dirty", "properdocs serve --dirty"])
 def served(project, tmp_path_factory, request):
-    (project.root / "mkdocs.yml").write_text(textwrap.dedent(MKDOCS_YML) + "strict: true\n", encoding="utf-8")
+    builder, flags = request.param
+    # ProperDocs ships no default theme: it builds with the site's (Material, no web fonts).
+    theme = "theme:\n  name: material\n  font: false\n" if builder == "properdocs" else ""
+    (project.root / "mkdocs.yml").write_text(textwrap.dedent(MKDOCS_YML) + theme + "strict: true\n", encoding="utf-8")
     project.page("p.md", PAGE)
     project.page("q.md", "# Q\n\nProse only.\n")
     project.snippet("a.py", SNIPPET)
-    server = Served(project.root, tmp_path_factory.mktemp("serve") / "serve.log", request.param)
+    server = Served(project.root, tmp_path_factory.mktemp("serve") / "serve.log", builder, flags)
     try:
         server.wait_for("p/", "x = 0.5")
         yield project, server

@@ -51,7 +51,8 @@ REMOTE = re.compile(r"^\s*(?:https?:)?//", re.IGNORECASE)
 CSS_FETCHES = re.compile(r"""url\(\s*(["']?)\s*(?P<url>[^"')\s]+)|@import\s+(?:url\()?\s*["']?(?P<imp>[^"')\s;]+)""",
                          re.IGNORECASE)
 # In JavaScript, the loads a script can spell as a literal URL.
-JS_FETCHES = re.compile(r"""(?:importScripts|fetch|import|new\s+Worker|\.open\s*\(\s*["'][A-Z]+["']\s*,)\s*\(?\s*["'`]"""
+JS_FETCHES = re.compile(r"""(?:importScripts|fetch|import|new\s+Worker|\.open\s*\(\s*["'][A-Z]+["']\s*,)"""
+                        r"""\s*\(?\s*["'`]"""
                         r"""(?P<url>(?:https?:)?//[^"'`\s]+)""", re.IGNORECASE)
 HTML_SUFFIXES = (".html", ".htm", ".xhtml", ".svg")
 CSS_SUFFIXES = (".css",)
