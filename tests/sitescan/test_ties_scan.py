@@ -8,13 +8,13 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from sitescan.cli import main
 from sitescan.ties import scan, surviving_ties
 
 RENDERED = ('<p>Row C gives <a class="checked-number" href="../verification/#check-p-3-1" id="tie-3-1" '
             'title="Computed at build: weights[2, 0] = 0.2482 (snippets/02.py)">0.248</a>.</p>\n')
-CODE = '<pre><code><span class="sa">f</span><span class="s2">&quot;$d_</span><span class="se">{{</span>model<span class="se">}}</span>$&quot;</code></pre>\n'
+CODE = ('<pre><code><span class="sa">f</span><span class="s2">&quot;$d_</span><span class="se">{{</span>model'
+        '<span class="se">}}</span>$&quot;</code></pre>\n')
 
 
 def _site(root: Path, pages: dict[str, str]) -> Path:

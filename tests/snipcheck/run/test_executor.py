@@ -12,7 +12,7 @@ import time
 import uuid
 
 import pytest
-from conftest import landlock_abi, processes_with
+from snipkit import landlock_abi, processes_with
 
 LANDLOCK = landlock_abi()
 needs_landlock = pytest.mark.skipif(LANDLOCK < 1, reason="the kernel has no Landlock: only Python-level writes are refused here")
@@ -26,6 +26,7 @@ def _run(project, code: str, options: str = "", page: str = PAGE) -> list[str]:
     return [str(p) for p in project.build().problems]
 
 
+@pytest.mark.hostile
 def test_a_snippet_outside_the_snippets_folder_through_a_link_is_refused(project):
     project.module("secret.py", "x = 1\n")
     os.symlink(project.root / "secret.py", project.root / "snippets" / "s.py")
@@ -33,6 +34,7 @@ def test_a_snippet_outside_the_snippets_folder_through_a_link_is_refused(project
     assert project.problems() == ["docs/p.md:3: snippets/s.py failed:\n    snippet file snippets/s.py is outside the snippets folder"]
 
 
+@pytest.mark.hostile
 @pytest.mark.parametrize("target", ["../escaped.svg", "/tmp/snipcheck-escape-{}.svg"])
 def test_a_figure_saved_outside_the_working_folder_is_refused(project, target):
     target = target.format(uuid.uuid4().hex)
@@ -43,6 +45,7 @@ def test_a_figure_saved_outside_the_working_folder_is_refused(project, target):
     assert not os.path.exists(target if target.startswith("/") else "/nonexistent")
 
 
+@pytest.mark.hostile
 @pytest.mark.parametrize("target", ["docs/p.md", "snippets/other.py", ".cache/snipcheck/s.py.json", "attn_like.py"])
 def test_a_snippet_cannot_write_what_the_build_reads_from_python(project, target):
     project.module("attn_like.py", "x = 1\n")
@@ -54,6 +57,7 @@ def test_a_snippet_cannot_write_what_the_build_reads_from_python(project, target
     assert "x = 99" not in (project.root / target).read_text() if (project.root / target).exists() else True
 
 
+@pytest.mark.hostile
 @needs_landlock
 @pytest.mark.parametrize("command", ["echo 'x = 99' >> {root}/snippets/other.py", "rm {root}/docs/q.md",
                                      "truncate -s 0 {root}/docs/q.md", "mv {root}/docs/q.md {root}/docs/r.md"])
@@ -69,18 +73,21 @@ def test_a_program_a_snippet_starts_cannot_write_what_the_build_reads(project, c
     assert {p: p.read_bytes() for p in before} == before
 
 
+@pytest.mark.hostile
 @needs_landlock
 def test_a_snippet_opens_no_tcp_connection(project):
     problems = _run(project, "import socket\nsocket.create_connection(('127.0.0.1', 9), timeout=2)\n")
     assert len(problems) == 1 and "PermissionError" in problems[0] and 'File "snippets/s.py", line 2' in problems[0]
 
 
+@pytest.mark.hostile
 @pytest.mark.skipif(LANDLOCK < 6, reason="signal scoping needs Landlock ABI 6")
 def test_a_snippet_cannot_kill_its_supervisor(project):
     problems = _run(project, "import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\n")
     assert len(problems) == 1 and "PermissionError" in problems[0]
 
 
+@pytest.mark.hostile
 def test_a_timeout_kills_every_process_including_a_new_session(project):
     tag = f"{time.time() + 4000:.6f}"  # an argument no other process has
     code = f"import subprocess, time\nsubprocess.Popen(['sleep', '{tag}'], start_new_session=True)\ntime.sleep(60)\n"
@@ -92,6 +99,7 @@ def test_a_timeout_kills_every_process_including_a_new_session(project):
     assert processes_with(f"sleep {tag}") == []
 
 
+@pytest.mark.hostile
 def test_a_process_left_holding_stdout_does_not_hold_the_build(project):
     tag = f"{time.time() + 5000:.6f}"
     code = f"import subprocess\nsubprocess.Popen(['sleep', '{tag}'], start_new_session=True)\nprint('done')\n"
@@ -101,6 +109,7 @@ def test_a_process_left_holding_stdout_does_not_hold_the_build(project):
     assert processes_with(f"sleep {tag}") == []
 
 
+@pytest.mark.hostile
 @pytest.mark.parametrize(("code", "message"), [
     ("x = 1\nimport sys\nsys.exit(0)\ny = 2\n", "the snippet called sys.exit(0) at snippets/s.py:3: a snippet must run to its end"),
     ("import sys\nsys.exit()\n", "the snippet called sys.exit(None) at snippets/s.py:2"),
@@ -117,6 +126,7 @@ def test_a_snippet_that_ends_badly_gets_its_own_message(project, code, message):
     assert len(problems) == 1 and problems[0].startswith("docs/p.md:3: snippets/s.py failed:") and message in problems[0], problems
 
 
+@pytest.mark.hostile
 def test_output_printed_only_to_stderr_is_named_in_the_drift(project):
     page = PAGE + "\n```output\nresult 1\n```\n"
     problems = _run(project, "import sys\nprint('result 1', file=sys.stderr)\n", page=page)
@@ -124,6 +134,7 @@ def test_output_printed_only_to_stderr_is_named_in_the_drift(project):
                         "    the snippet printed nothing to standard output; its standard error reads:\n    result 1 (snippets/s.py)"]
 
 
+@pytest.mark.hostile
 def test_a_value_too_large_to_record_fails_only_its_tie_and_the_rest_still_reports(project):
     page = PAGE + "\nHuge {{ 1 = huge }}, fine {{ 2 = two }}, wrong {{ 4 = three }}.\n"
     problems = _run(project, "huge = 10 ** 5000\ntwo = 2\nthree = 3\n", page=page)
@@ -132,16 +143,19 @@ def test_a_value_too_large_to_record_fails_only_its_tie_and_the_rest_still_repor
     assert len(problems) == 2
 
 
+@pytest.mark.hostile
 def test_a_value_that_cannot_be_recorded_and_is_not_tied_is_no_problem(project):
     assert _run(project, "huge = 10 ** 5000\nobj = object()\n") == []
 
 
+@pytest.mark.hostile
 def test_a_snippet_over_its_memory_cap_says_so(project):
     problems = _run(project, "block = bytearray(2 * 1024 ** 3)\n", " memory=512")
     assert len(problems) == 1 and "MemoryError" in problems[0]
     assert "the snippet ran out of memory: it may use at most 512 MiB of address space (raise it with memory=MIB on the run block)" in problems[0]
 
 
+@pytest.mark.hostile
 def test_a_snippet_sees_only_the_documented_environment(project, monkeypatch):
     monkeypatch.setenv("SNIPCHECK_TEST_SECRET", "leaked")
     monkeypatch.setenv("PYTHONSTARTUP", "/nonexistent")
@@ -154,12 +168,14 @@ def test_a_snippet_sees_only_the_documented_environment(project, monkeypatch):
     assert problems == []
 
 
+@pytest.mark.hostile
 def test_a_figure_that_is_a_link_is_refused(project):
     problems = _run(project, "import os\nos.symlink('/etc/passwd', 'leak.svg')\n", page=PAGE + "\n![A leak](figures/s/leak.svg)\n")
     assert problems == ["docs/p.md:3: snippets/s.py failed:\n    the snippet left leak.svg, which is not a plain file (a link or a device): "
                         "figures must be files it wrote"]
 
 
+@pytest.mark.hostile
 def test_ctrl_c_stops_the_build_and_leaves_no_process_and_no_temporary_folder(project, tmp_path):
     tag = f"{time.time() + 6000:.6f}"
     project.page("p.md", PAGE.format(options=""))

@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import textwrap
 
 import pytest
 
@@ -94,33 +93,14 @@ def test_an_edit_between_the_early_start_and_the_build_runs_the_new_source(live_
     assert "(edited)" in done.results["clock.py"].stdout
 
 
-MKDOCS_YML = """
-site_name: t
-docs_dir: docs
-plugins:
-  - snipcheck:
-      notebooks_dir: ""
-markdown_extensions:
-  - attr_list
-  - md_in_html
-  - tables
-  - admonition
-  - pymdownx.superfences
-nav:
-  - t.md
-  - p.md
-  - verification.md
-"""
-
-
 def _mkdocs_build(root):
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(root / "out")], cwd=root,
                           env=env, capture_output=True, text=True, timeout=300)
 
 
-def test_mkdocs_build_collects_the_measurement_and_ships_its_figure(live_project):
-    (live_project.root / "mkdocs.yml").write_text(textwrap.dedent(MKDOCS_YML), encoding="utf-8")
+def test_mkdocs_build_collects_the_measurement_and_ships_its_figure(live_project, mkdocs_yml):
+    (live_project.root / "mkdocs.yml").write_text(mkdocs_yml(nav=("t.md", "p.md", "verification.md")), encoding="utf-8")
     for _ in range(2):  # cold (the measurement after the other snippets), then warm (started early)
         run = _mkdocs_build(live_project.root)
         assert run.returncode == 0, run.stderr
@@ -133,8 +113,8 @@ def test_mkdocs_build_collects_the_measurement_and_ships_its_figure(live_project
     assert "snipcheck: 1 snippets run, 1 from cache; 2 numbers checked" in run.stderr
 
 
-def test_mkdocs_build_fails_on_a_measurement_out_of_its_range_and_writes_no_page(live_project):
-    (live_project.root / "mkdocs.yml").write_text(textwrap.dedent(MKDOCS_YML), encoding="utf-8")
+def test_mkdocs_build_fails_on_a_measurement_out_of_its_range_and_writes_no_page(live_project, mkdocs_yml):
+    (live_project.root / "mkdocs.yml").write_text(mkdocs_yml(nav=("t.md", "p.md", "verification.md")), encoding="utf-8")
     live_project.page("t.md", LIVE_PAGE.replace("0..1000", "5000..6000"))
     run = _mkdocs_build(live_project.root)
     assert run.returncode != 0

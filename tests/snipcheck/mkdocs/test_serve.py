@@ -7,40 +7,30 @@ shows as still running after ``serve_wait`` while every page keeps answering; fi
 the looping run (which is stopped, not left to its timeout) and the page shows the new output;
 and a server that is terminated while a snippet loops leaves no snippet running. A real server,
 because the promise is about what an author sees in the browser.
-"""
+
+
+Hostile command lines and a hostile preview: the wrong folder fails instead of reporting
+"0 snippets run"; under ``mkdocs serve`` a raising or looping snippet never holds the server.
+
+Under ``serve --dirty`` the builder's notice that a dirty build may be stale is dropped, from
+MkDocs' build logger and from ProperDocs' alike (a strict preview would abort on it)."""
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import socket
 import subprocess
 import sys
-import textwrap
 import time
 import urllib.request
 
 import psutil
 import pytest
 
-MKDOCS_YML = """
-site_name: t
-docs_dir: docs
-plugins:
-  - snipcheck:
-      notebooks_dir: ""
-      serve_wait: 1
-markdown_extensions:
-  - admonition
-  - attr_list
-  - md_in_html
-  - tables
-  - pymdownx.superfences
-nav:
-  - p.md
-  - q.md
-  - verification.md
-"""
+from snipcheck.mkdocs.serve import BUILD_LOGGERS, drop_dirty_notice, not_the_dirty_notice
+
 PAGE = '# P\n\n```python run="a.py" timeout=600\n```\n\n```output\nx = 0.5\n```\n'
 SNIPPET = "x = 0.5\nprint('x =', x)\n"
 WAIT = 90  # seconds: generous, the machines are shared
@@ -129,11 +119,12 @@ def _gone(processes: list[psutil.Process], seconds: float) -> list[psutil.Proces
 # ProperDocs, the fallback builder, logs the dirty-build notice on a logger of its own.
 @pytest.fixture(params=[("mkdocs", ()), ("mkdocs", ("--dirty",)), ("properdocs", ("--dirty",))],
                 ids=["serve", "serve --dirty", "properdocs serve --dirty"])
-def served(project, tmp_path_factory, request):
+def served(project, tmp_path_factory, request, mkdocs_yml):
     builder, flags = request.param
     # ProperDocs ships no default theme: it builds with the site's (Material, no web fonts).
     theme = "theme:\n  name: material\n  font: false\n" if builder == "properdocs" else ""
-    (project.root / "mkdocs.yml").write_text(textwrap.dedent(MKDOCS_YML) + theme + "strict: true\n", encoding="utf-8")
+    config = mkdocs_yml(nav=("p.md", "q.md", "verification.md"), serve_wait=1) + theme + "strict: true\n"
+    (project.root / "mkdocs.yml").write_text(config, encoding="utf-8")
     project.page("p.md", PAGE)
     project.page("q.md", "# Q\n\nProse only.\n")
     project.snippet("a.py", SNIPPET)
@@ -264,3 +255,109 @@ def test_a_run_that_ends_before_the_server_watches_still_rebuilds_the_site(proje
     time.sleep(0.05)
     runner.on_background_done("slow.py")  # once the watcher runs, at once
     assert plugin.trigger.path.stat().st_mtime_ns != touched
+
+
+@pytest.mark.hostile
+def test_a_real_mkdocs_serve_keeps_answering_through_a_raising_and_a_looping_snippet(project, tmp_path, mkdocs_yml):
+    """Strict mode, as the site runs: a missing figure would be a warning that stops the preview."""
+    import socket
+    import subprocess
+    import sys
+    import urllib.request
+
+    config = mkdocs_yml(notebooks_dir="notebooks", serve_wait=1).replace("site_name: t", "site_name: t\nstrict: true")
+    (project.root / "mkdocs.yml").write_text(config,
+                                             encoding="utf-8")
+    project.page("ok.md", '# OK\n\n```python run="ok.py"\n```\n')
+    project.snippet("ok.py", "x = 1\n")
+    project.page("bad.md", '# Bad\n\n```python run="bad.py"\n```\n\n![A plot](figures/bad/plot.svg)\n')
+    project.snippet("bad.py", "raise ValueError('broken')\n")
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    log = open(tmp_path / "serve.log", "wb")
+    server = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"], cwd=project.root,
+                              env={**__import__("os").environ, "NO_MKDOCS_2_WARNING": "1"}, stdout=log,
+                              stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+
+    def page_with(path, text, timeout=90):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            assert server.poll() is None, (tmp_path / "serve.log").read_text(errors="replace")
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/{path}", timeout=30) as response:
+                    html = response.read().decode("utf-8", "replace")
+                if text in html:
+                    return html
+            except OSError:
+                pass
+            time.sleep(0.2)
+        raise AssertionError(f"{path} never showed {text!r}:\n" + (tmp_path / "serve.log").read_text(errors="replace")[-3000:])
+
+    try:
+        page_with("bad/", "This page does not build")
+        page_with("figures/bad/plot.svg", "bad.py failed")
+        project.snippet("bad.py", "while True:\n    pass\n")  # now it loops: the page says it is running
+        page_with("bad/", "Snippets still running")
+        page_with("ok/", "OK")  # and the rest of the site answers meanwhile
+        project.snippet("bad.py", "import matplotlib.pyplot as plt\n\nfig, ax = plt.subplots()\nfig.savefig('plot.svg')\n")
+        page_with("bad/", "figures/bad/plot.svg")
+        page_with("figures/bad/plot.svg", "<?xml")
+        assert "This page does not build" not in page_with("bad/", "</html>")
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
+        log.close()
+
+
+NOTICE = ("A 'dirty' build is being performed, this will likely lead to inaccurate navigation and other"
+          " links within your site. This option is designed for site development purposes only.")
+
+
+class _Caught(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.messages: list[str] = []
+
+    def emit(self, record) -> None:
+        self.messages.append(record.getMessage())
+
+
+@pytest.fixture
+def caught(request):
+    """A handler on ``request.param``'s build logger, no builder's notice dropped yet (each
+    logger's filters are restored afterwards)."""
+    kept = {name: list(logging.getLogger(name).filters) for name in BUILD_LOGGERS}
+    for name in BUILD_LOGGERS:
+        logging.getLogger(name).filters = [f for f in kept[name] if f is not not_the_dirty_notice]
+    logger = logging.getLogger(request.param)
+    handler = _Caught()
+    logger.addHandler(handler)
+    yield logger, handler
+    logger.removeHandler(handler)
+    for name, filters in kept.items():
+        logging.getLogger(name).filters = filters
+
+
+@pytest.mark.parametrize("caught", ["mkdocs.commands.build", "properdocs.commands.build"], indirect=True)
+def test_the_dirty_notice_is_dropped_from_either_builders_log(caught):
+    logger, handler = caught
+    logger.warning(NOTICE)
+    assert handler.messages == [NOTICE]  # not dropped before serve --dirty asks
+    drop_dirty_notice()
+    drop_dirty_notice()  # twice (a second serve in one process): one filter
+    assert logger.filters.count(not_the_dirty_notice) == 1
+    logger.warning(NOTICE)
+    logger.warning("Doc file 'p.md' contains a link 'x.md', but the target is not found")
+    assert handler.messages == [NOTICE, "Doc file 'p.md' contains a link 'x.md', but the target is not found"]
+
+
+@pytest.mark.parametrize("module", ["mkdocs.commands.build", "properdocs.commands.build"])
+def test_the_filtered_loggers_are_the_ones_the_builders_log_on(module):
+    """The notice comes from each builder's own ``commands.build`` module, worded as filtered."""
+    import importlib
+    import inspect
+
+    built = importlib.import_module(module)
+    assert built.log.name in BUILD_LOGGERS
+    assert "A 'dirty' build is being performed" in inspect.getsource(built)

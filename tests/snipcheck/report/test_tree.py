@@ -7,7 +7,6 @@ import json
 import os
 import subprocess
 import sys
-import textwrap
 
 import pytest
 
@@ -138,26 +137,10 @@ def test_render_needs_its_folder_and_check_takes_none(site, capsys):
         main(["check", "somewhere", "--root", str(site.root)])
 
 
-MKDOCS_YML = """
-site_name: t
-docs_dir: out
-markdown_extensions:
-  - attr_list
-  - md_in_html
-  - tables
-  - admonition
-  - pymdownx.superfences
-nav:
-  - p.md
-  - notes.md
-  - verification.md
-"""
-
-
-def test_mkdocs_builds_the_tree_without_the_plugin(site):
+def test_mkdocs_builds_the_tree_without_the_plugin(site, mkdocs_yml):
     out = site.root / "out"
     assert _render(site, out) == 0
-    (site.root / "plain.yml").write_text(textwrap.dedent(MKDOCS_YML), encoding="utf-8")
+    (site.root / "plain.yml").write_text(mkdocs_yml(nav=("p.md", "notes.md", "verification.md"), docs_dir="out", plugin=False), encoding="utf-8")
     run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f", "plain.yml", "-d", "site"],
                          cwd=site.root, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, capture_output=True,
                          text=True, timeout=120)
@@ -174,16 +157,16 @@ def _content(html: str) -> str:
     return html[start: html.index("</script>", html.rindex("</details>")) + len("</script>")]
 
 
-def test_the_plugin_writes_the_verification_page_as_markdown_renders_it_with_every_anchor_found(site):
+def test_the_plugin_writes_the_verification_page_as_markdown_renders_it_with_every_anchor_found(site, mkdocs_yml):
     """The plugin sets the ledger's row tables aside from Markdown (they are HTML already) and puts
     them back: the page must come out as the plain build of the tree gives it, and every link to a
     row's anchor must still resolve (strict, anchors checked)."""
     out = site.root / "out"
     assert _render(site, out) == 0
     checked = "validation:\n  anchors: warn\n"
-    (site.root / "plain.yml").write_text(textwrap.dedent(MKDOCS_YML) + checked, encoding="utf-8")
-    (site.root / "plugin.yml").write_text(textwrap.dedent(MKDOCS_YML).replace("docs_dir: out", "docs_dir: docs")
-                                          + checked + "plugins:\n  - snipcheck:\n      notebooks_dir: \"\"\n",
+    plain = mkdocs_yml(nav=("p.md", "notes.md", "verification.md"), docs_dir="out", plugin=False)
+    (site.root / "plain.yml").write_text(plain + checked, encoding="utf-8")
+    (site.root / "plugin.yml").write_text(mkdocs_yml(nav=("p.md", "notes.md", "verification.md")) + checked,
                                           encoding="utf-8")
     pages = {}
     for name in ("plain", "plugin"):
