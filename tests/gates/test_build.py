@@ -10,6 +10,7 @@ from sitekit import TEST_SITE_URL, live_snippets, mkdocs_build, sitemap_pages, s
 from htmlscan import parse_html
 
 from sitescan.offline import scan
+from sitescan.ties import scan as tie_scan
 
 pytestmark = pytest.mark.slow
 
@@ -83,3 +84,11 @@ def test_no_page_stylesheet_or_script_fetches_from_another_host(site):
     assert files > 0
     assert found == [], "the site would load from another host:\n" + "\n".join(map(str, found))
     print(f"\nscanned {files} HTML/CSS/JS files: nothing fetched from another host")
+
+
+def test_no_tie_is_left_as_written(site):
+    """Every tie became its linked number: the scan any builder's output can be run through
+    (python -m sitescan ties SITE) finds none a reader would see as written."""
+    found, files = tie_scan(site.dir)
+    assert files > 0
+    assert found == [], "ties left as written:\n" + "\n".join(map(str, found))
