@@ -30,10 +30,12 @@ serve: $(STAMP)
 test: $(STAMP) browser
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
-# The built site is scanned for anything fetched from another host (any builder's output can be).
+# The built site is scanned (any builder's output can be) for anything fetched from another host,
+# and for any tie left as written (a builder that ran without the snipcheck plugin).
 build: $(STAMP)
 	$(BIN)/mkdocs build --strict
-	$(BIN)/python -m snipcheck offline site
+	$(BIN)/python -m sitescan offline site
+	$(BIN)/python -m sitescan ties site
 
 # The site for reading from disk (file://): Material's offline plugin, into site-offline/.
 offline: $(STAMP)
@@ -45,7 +47,8 @@ publish: $(STAMP)
 	SNIPCHECK_TWICE=true OFFLINE=false OFFLINE_ZIP=$(OFFLINE_ZIP) $(BIN)/mkdocs build --strict
 	$(MAKE) --no-print-directory offline
 	$(BIN)/python scripts/offline_zip.py site-offline site/$(OFFLINE_ZIP)
-	$(BIN)/python -m snipcheck offline site
+	$(BIN)/python -m sitescan offline site
+	$(BIN)/python -m sitescan ties site
 
 check: $(STAMP)
 	$(BIN)/python -m snipcheck check

@@ -5,8 +5,8 @@ plain Markdown only, so that block is removed. Material's offline plugin adds it
 (iframe-worker) from a CDN; the site serves its own copy of the same file instead
 (docs/assets/vendor/, from the npm package). Any other script, stylesheet, font, image or frame
 that a page would fetch from another host fails the build with the page's name, by the rule of the
-offline scan that any builder's output can be run through (``python -m snipcheck offline SITE``,
-snipcheck/offline.py), which also reads the built CSS and JavaScript.
+offline scan that any builder's output can be run through (``python -m sitescan offline SITE``,
+toolchain/sitescan/offline.py), which also reads the built CSS and JavaScript.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import re
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 
-from snipcheck.offline import is_remote, remote_html_fetches
+from sitescan.offline import is_remote, remote_html_fetches
 
 _NBCONVERT_MATHJAX = re.compile(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", re.DOTALL)
 

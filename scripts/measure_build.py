@@ -165,10 +165,10 @@ def snippet_seconds(project: Path, name: str, repeats: int, timeout: float | Non
     """The snippet's own running time in the sandbox: one run, as `mkdocs build` and `mkdocs serve`
     run it (mkdocs.yml: SNIPCHECK_TWICE unset)."""
     code = ("import sys, time\nfrom pathlib import Path\nsys.path.insert(0, '.')\n"
-            "from snipcheck.runner import Request, Runner\n"
-            "runner = Runner(Path('.'), Path('snippets'), Path(sys.argv[2]), check_determinism=False)\n"
+            "from snipcheck.run.executor import Executor\nfrom snipcheck.run.result import Request\n"
+            "executor = Executor(Path('.'), Path('snippets'), Path(sys.argv[2]))\n"
             "start = time.perf_counter()\n"
-            "result = runner._run_checked(sys.argv[1], Request(timeout=float(sys.argv[3]) or None))\n"
+            "result = executor.run_one(sys.argv[1], Request(timeout=float(sys.argv[3]) or None))\n"
             "assert result.error is None, result.error\nprint(time.perf_counter() - start)\n")
     times = []
     with tempfile.TemporaryDirectory() as cache:

@@ -1,4 +1,4 @@
-"""Command line: ``python -m snipcheck check``, ``accept``, ``render OUT`` and ``offline SITE``.
+"""Command line: ``python -m snipcheck check``, ``accept`` and ``render OUT``.
 
 - ``check``: run the snippets and compare every documented value;
 - ``accept``: write the computed values into the pages and print the diff;
@@ -11,8 +11,6 @@
   that address); ``--require MODULE=REQUIREMENT`` (repeatable) gives each notebook a first cell
   that pip-installs REQUIREMENT when its snippets import MODULE and it is missing (a requirement
   that is a path, ``downloads/x.whl``, is taken under the site URL).
-- ``offline SITE``: scan a built site folder (any builder's output) for anything a browser would
-  fetch from another host, each listed with its file:line (``offline.py``). Runs no snippet.
 
 Exit codes: 0 everything checks; 1 a problem remains (for ``accept``: after it wrote what it
 could; for ``render``: nothing written); 2 the command could not run as asked (no pages found,
@@ -25,19 +23,19 @@ import argparse
 import sys
 from pathlib import Path
 
-from .accept import PageWrite, WriteRefused, accepted_text, unified_diff, write_all
-from .engine import Engine, decode_page
-from .results import ProblemKind
+from .engine import Engine
+from .problems import ProblemKind
+from .read.pages import decode_page
+from .report.accept import PageWrite, WriteRefused, accepted_text, unified_diff, write_all
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="snipcheck", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("command", choices=["check", "accept", "render", "offline"],
+    parser.add_argument("command", choices=["check", "accept", "render"],
                         help="check: run the snippets and compare every documented value; "
                              "accept: write the computed values into the Markdown and print the diff; "
-                             "render OUT: write the rendered Markdown tree to OUT; "
-                             "offline SITE: list what the built site SITE would fetch from another host")
-    parser.add_argument("out", nargs="?", help="render: the folder to write the tree to; offline: the built site")
+                             "render OUT: write the rendered Markdown tree to OUT")
+    parser.add_argument("out", nargs="?", help="render: the folder to write the tree to")
     parser.add_argument("--root", default=".", help="the project folder (default: here)")
     parser.add_argument("--docs", default="docs", help="the pages' folder, relative to the root (default: docs)")
     parser.add_argument("--refresh", action="store_true", help="ignore the cache and run every snippet")
@@ -48,17 +46,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-directory-urls", action="store_true",
                         help="render: pages are PAGE.html, not PAGE/ (MkDocs' use_directory_urls: false)")
     args = parser.parse_args(argv)
-    if (args.command in ("render", "offline")) != (args.out is not None):
-        parser.error("render needs the folder to write to (render OUT), offline the built site (offline SITE); "
-                     "check and accept take none")
-    if args.command == "offline":
-        from .offline import main as offline
-
-        return offline(args.out)
+    if (args.command == "render") != (args.out is not None):
+        parser.error("render needs the folder to write to (render OUT); check and accept take none")
     if args.command != "render" and args.require:
         parser.error("--require is for render")
     if args.command == "render":
-        from .stagedir import StageRefused, check_destination
+        from .report.tree import StageRefused, check_destination
 
         try:
             args.requires = requirements(args.require, args.site_url)
@@ -82,8 +75,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     print(f"snipcheck: {len(build.stats.ran)} snippets run, {len(build.stats.cached)} from cache, "
           f"{len(build.checks)} numbers checked, {len(build.citations)} quoted", file=sys.stderr)
-    if engine.runner.sandbox_note and engine.runner.sandbox_note.startswith("python-only"):
-        print(f"snipcheck: warning: {engine.runner.sandbox_note}", file=sys.stderr)
+    if engine.sandbox_note and engine.sandbox_note.startswith("python-only"):
+        print(f"snipcheck: warning: {engine.sandbox_note}", file=sys.stderr)
     if args.command == "accept":
         return _accept(engine, build)
     if args.command == "render" and not build.problems:
@@ -145,8 +138,8 @@ def requirements(pairs: list[str], site_url: str) -> dict[str, str]:
 
 
 def _render(engine: Engine, build, out: Path, args) -> int:
-    from .site import stage
-    from .stagedir import StageRefused, write_tree
+    from .report.stage import stage
+    from .report.tree import StageRefused, write_tree
 
     staged = stage(build, site_url=args.site_url, use_directory_urls=not args.no_directory_urls,
                    requires=args.requires)

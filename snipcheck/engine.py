@@ -1,145 +1,115 @@
 """The whole check over a set of pages: read them into regions, run what they need, check each
-region once, and keep the outcomes for rendering, accepting and the verification page.
+region once, and keep the outcomes for the report stage (rendering, accepting, the verification
+page).
 
 Nothing here knows about MkDocs; the plugin and the command line are thin layers over ``Engine``.
+The engine is made for a build (``serving=False``: ``mkdocs build``, the command line) or for a
+served site (``serving=True``: ``mkdocs serve``), once: the choice picks the scheduler that runs
+the snippets and whether the snippets are watched for what they change (a build only).
 """
 
 from __future__ import annotations
 
 import os
 import posixpath
-import re
+import sys
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from .cache import sha256
-from .document import FIGURES_DIR, Document, parse
-from .regions import Check, Citation, Context, Outcome, Region
-from .results import Problem, ProblemKind, SnippetResult
-from .runner import Request, Runner, Stats
+from .check.anchors import assign_anchors
+from .check.records import Build, Context
+from .check.regions import CHECK
+from .layout import figure_folder, figure_path, figure_target
+from .problems import Problem, ProblemKind
+from .read.page import Document, parse
+from .read.pages import MARKDOWN_SUFFIXES, read_folder
+from .read.regions import NamedTie
+from .run.background import ServeScheduler
+from .run.cache import sha256
+from .run.executor import Executor
+from .run.jobs import RunFunction
+from .run.result import Request, SnippetResult, Stats
+from .run.schedule import BuildScheduler
+from .run.store import ResultStore
 
-MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdown", ".mkdn", ".mkd")  # as MkDocs reads them
 _SETTLED_NS = 2_000_000_000  # a file older than this is kept by its stat (see Engine._unchanged)
-_TITLE = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.MULTILINE)
-
-
-@dataclass
-class Build:
-    """The outcome of one check of the site: every page's regions and what checking each found."""
-
-    docs: dict[str, Document]  # src_uri (relative to the docs folder) -> parsed page
-    results: dict[str, SnippetResult]
-    stats: Stats
-    sources: dict[str, str]
-    docs_prefix: str
-    outcomes: dict[int, Outcome] = field(default_factory=dict)  # id(region) -> its outcome
-    problems: list[Problem] = field(default_factory=list)
-    checks: list[Check] = field(default_factory=list)
-    citations: list[Citation] = field(default_factory=list)
-    page_problems: dict[str, list[Problem]] = field(default_factory=dict)
-    serving: bool = False
-    # Live snippets still running in a build that did not wait for them (``Engine.finish`` does).
-    waiting: set[str] = field(default_factory=set)
-    base_problems: list[Problem] = field(default_factory=list)  # found before any snippet ran
-    before: dict[str, str] = field(default_factory=dict)  # hashes of pages and snippets before the runs
-
-    @property
-    def complete(self) -> bool:
-        return not self.waiting
-
-    def needs(self, src_uri: str) -> bool:
-        """Whether the page shows or checks something a snippet still running will give."""
-        doc = self.docs.get(src_uri)
-        return doc is not None and bool(self.waiting.intersection(doc.snippets()))
-
-    def outcome(self, region: Region) -> Outcome:
-        return self.outcomes.get(id(region), Outcome())
-
-    def rendered(self, src_uri: str) -> str:
-        from .render import render
-
-        return render(self, src_uri)
-
-    def figures(self) -> dict[str, bytes]:
-        """Site path (relative to the docs folder) -> bytes of every figure the snippets drew."""
-        return {
-            f"{FIGURES_DIR}/{name.rsplit('.', 1)[0]}/{fig}": result.figure_bytes(fig)
-            for name, result in sorted(self.results.items())
-            for fig in result.figures
-        }
-
-    def verification(self, titles: dict[str, str] | None = None, use_directory_urls: bool = True) -> str:
-        from .ledger import verification_page
-
-        titles = titles or {uri: page_title(doc) for uri, doc in self.docs.items()}
-        return verification_page(self, titles, use_directory_urls)
-
-    def report(self) -> str:
-        """All problems, one per entry, each starting with file:line."""
-        return "\n".join(str(p) for p in self.problems)
-
-
-def page_title(doc: Document) -> str:
-    """The page's first-level heading as a reader sees it (ties shown as their numbers)."""
-    from .render import plain_title
-
-    return plain_title(doc)
-
-
-def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "page"
 
 
 class Engine:
     def __init__(self, root: str | Path, docs_dir: str = "docs", snippets_dir: str = "snippets",
                  cache_dir: str = ".cache/snipcheck", *, refresh: bool | None = None,
-                 check_determinism: bool = True, jobs: int | None = None, mode: str = "build",
+                 check_determinism: bool = True, jobs: int | None = None, serving: bool = False,
                  serve_wait: float = 5.0, warn=None) -> None:
         self.root = Path(root).resolve()
         self.docs_dir = (self.root / docs_dir).resolve()
         self.snippets_dir = (self.root / snippets_dir).resolve()
         if refresh is None:
             refresh = os.environ.get("SNIPCHECK_REFRESH", "") not in ("", "0")
-        self.mode = mode
-        self.runner = Runner(self.root, self.snippets_dir, self.root / cache_dir, refresh=refresh,
-                             check_determinism=check_determinism, jobs=jobs, mode=mode, serve_wait=serve_wait, warn=warn)
+        warn = warn or (lambda message: print(f"snipcheck: warning: {message}", file=sys.stderr))
+        self.check_determinism = check_determinism
+        self.store = ResultStore(self.root, self.snippets_dir, self.root / cache_dir, refresh=refresh,
+                                 check_determinism=check_determinism, keep_live=serving, warn=warn)
+        self.executor = Executor(self.root, self.snippets_dir, self.root / cache_dir)
+        run = RunFunction(self.executor, self.store, check_determinism)
+        jobs = jobs or os.cpu_count() or 1
+        self.scheduler = (ServeScheduler(self.store, run, self.executor, jobs, serve_wait) if serving
+                          else BuildScheduler(self.store, run, self.executor, jobs))
+        # A build watches the pages and snippets for what the snippets change; a served site does not.
+        self.sandbox = None if serving else Sandbox(self)
         self._before: dict[str, str] | None = None
-        self._parsed: dict[str, tuple[str, Document]] = {}  # serve: src_uri -> (text, its reading)
+        # A served site keeps each page's reading for the next rebuild; a build reads every page afresh.
+        self._parsed: dict[str, tuple[str, Document]] | None = {} if serving else None  # src_uri -> (text, reading)
         self._read: dict[Path, tuple[tuple[int, ...], object]] = {}  # what _unchanged keeps: path -> (stat, value)
 
-    def _rel(self, path: Path) -> str:
+    # -- what the faces use -------------------------------------------------------------------------
+    def relative(self, path: Path) -> str:
+        """``path`` relative to the project (as problems name files), or as given outside it."""
         try:
             return path.resolve().relative_to(self.root).as_posix()
         except ValueError:
             return path.as_posix()
 
+    @property
+    def docs_prefix(self) -> str:
+        return self.relative(self.docs_dir)
+
+    @property
+    def snippets_prefix(self) -> str:
+        return self.relative(self.snippets_dir)
+
+    @property
+    def sandbox_note(self) -> str | None:
+        """What the executor said of the sandbox it could set up (a weaker one, say)."""
+        return self.executor.sandbox_note
+
+    def on_background_done(self, callback) -> None:
+        """Serve: ``callback(name)`` when a run a page showed as running ends."""
+        self.scheduler.on_background_done = callback
+
+    def take_unannounced(self) -> set[str]:
+        """Serve: the background runs that ended before ``on_background_done`` was set, once."""
+        return self.scheduler.take_unannounced()
+
+    def stop(self) -> None:
+        """Stop every running snippet and everything it started."""
+        self.scheduler.stop()
+
     def read_pages(self) -> tuple[dict[str, str], list[Problem]]:
         """src_uri -> text of every Markdown page in the docs folder, and the pages that could
         not be read (not UTF-8, say)."""
-        pages, problems = {}, []
-        if not self.docs_dir.is_dir():
-            return pages, problems
-        for path in sorted(self.docs_dir.rglob("*")):
-            if path.suffix.lower() not in MARKDOWN_SUFFIXES or not path.is_file():
-                continue
-            text, problem = decode_page(path.read_bytes(), self._rel(path))
-            if problem is not None:
-                problems.append(problem)
-            else:
-                pages[path.relative_to(self.docs_dir).as_posix()] = text
-        return pages, problems
+        return read_folder(self.docs_dir, self.relative)
 
+    # -- checking -----------------------------------------------------------------------------------
     def start_live(self, pages: dict[str, str] | None = None) -> None:
         """Start the live snippets (timings) of ``pages`` (default: the pages on disk) before the
-        build asks for them, so they run beside the builder's own start-up. Build mode only; a
-        measurement starts only if no other snippet has to run (see ``Runner.start_live``)."""
-        if self.mode == "serve":
+        build asks for them, so they run beside the builder's own start-up. A build's scheduler
+        starts a measurement only if no other snippet has to run; a served site's none."""
+        if self.sandbox is None:
             return
         if pages is None:
             pages, _ = self.read_pages()
-        self._before = self._protected()
-        self.runner.start_live(self.requests(self.parse(pages)))
+        self._before = self.sandbox.snapshot()
+        self.scheduler.start_live(self.requests(self.parse(pages)))
 
     def build(self, pages: dict[str, str] | None = None, *, read_problems: list[Problem] | None = None,
               wait_live: bool = True) -> Build:
@@ -154,40 +124,39 @@ class Engine:
             if not pages and not unreadable:
                 problems.append(self._no_pages())
         docs = self.parse(pages)
-        before = (self._before or self._protected()) if self.mode != "serve" else {}
+        before = (self._before or self.sandbox.snapshot()) if self.sandbox is not None else {}
         self._before = None
-        results, stats = self.runner.run_all(self.requests(docs), wait_live=wait_live)
+        results, stats = self.scheduler.run_all(self.requests(docs), wait_live=wait_live)
         out = self.check(docs, results, stats, problems)
-        if self.mode != "serve":
-            out.waiting = set(stats.pending)
+        out.waiting = self.scheduler.waiting(stats)
         out.base_problems, out.before = problems, before
         if before and out.complete:
-            out.problems += self._sandbox(before, stats)
+            out.problems += self.sandbox.changed(before, stats)
         return out
 
     def finish(self, build: Build) -> Build:
         """``build`` with its waiting live snippets run to the end and every region checked."""
         if build.complete:
             return build
-        more, stats = self.runner.collect(build.waiting)
+        more, stats = self.scheduler.collect(build.waiting)
         stats.ran = build.stats.ran + stats.ran
         stats.cached = build.stats.cached
         out = self.check(build.docs, {**build.results, **more}, stats, build.base_problems)
         out.base_problems, out.before = build.base_problems, build.before
         if build.before:
-            out.problems += self._sandbox(build.before, stats)
+            out.problems += self.sandbox.changed(build.before, stats)
         return out
 
     def parse(self, pages: dict[str, str]) -> dict[str, Document]:
         """Each page read into its regions. Under ``mkdocs serve`` a page whose text did not change
-        since the last rebuild keeps its reading (a Document is not changed once read), so an
-        edit reads only the page it touched."""
-        prefix = self._rel(self.docs_dir)
+        since the last rebuild keeps its reading (a Document is not changed once read), so an edit
+        reads only the page it touched."""
+        prefix, kept_pages = self.docs_prefix, self._parsed or {}
         docs = {}
         for uri, text in sorted(pages.items()):
-            kept = self._parsed.get(uri)
+            kept = kept_pages.get(uri)
             docs[uri] = kept[1] if kept is not None and kept[0] == text else parse(text, posixpath.join(prefix, uri), uri)
-        if self.mode == "serve":
+        if self._parsed is not None:
             self._parsed = {uri: (pages[uri], doc) for uri, doc in docs.items()}
         return docs
 
@@ -200,9 +169,8 @@ class Engine:
                     max(filter(None, (old.timeout, run.timeout)), default=None), old.live or run.live,
                     max(filter(None, (old.memory_mb, run.memory_mb)), default=None))
             for tie in doc.ties:
-                name = getattr(tie, "snippet", "")
-                if name:
-                    requests.setdefault(name, Request())
+                if isinstance(tie, NamedTie) and tie.snippet:
+                    requests.setdefault(tie.snippet, Request())
         return requests
 
     def check(self, docs: dict[str, Document], results: dict[str, SnippetResult], stats: Stats | None = None,
@@ -216,20 +184,20 @@ class Engine:
                 sources[name] = self._unchanged(self.snippets_dir / name, lambda path: path.read_text(encoding="utf-8"))
             except (OSError, UnicodeDecodeError):
                 pass
-        out = Build(docs, results, stats or Stats(), sources, self._rel(self.docs_dir), serving=self.mode == "serve")
+        out = Build(docs, results, stats or Stats(), sources, self.docs_prefix, self.snippets_prefix)
         out.problems += problems or []
         every = {**(site or {}), **docs}
         runs = [run for doc in every.values() for run in doc.runs]
         live = {run.snippet for run in runs if run.live}
         shown = {run.snippet for run in runs}
-        drawn = {f"{FIGURES_DIR}/{name.rsplit('.', 1)[0]}/{fig}" for name, r in results.items() for fig in r.figures}
-        failed = tuple(f"{FIGURES_DIR}/{name.rsplit('.', 1)[0]}/" for name, r in results.items() if r.error is not None or r.pending)
+        drawn = {figure_path(name, fig) for name, r in results.items() for fig in r.figures}
+        failed = tuple(figure_folder(name) + "/" for name, r in results.items() if r.error is not None or r.pending)
         for uri, doc in docs.items():
-            ctx = Context(doc.path, results, live, shown, uri, drawn, failed)
+            ctx = Context(doc.path, results, live, shown, uri, drawn, failed, self.snippets_prefix)
             page_problems = list(doc.problems)
             for region in doc.regions:
-                outcome = region.check(ctx)
-                out.outcomes[id(region)] = outcome
+                outcome = CHECK(region, ctx)
+                out.outcomes[region] = outcome
                 page_problems += outcome.problems
                 out.checks += outcome.checks
                 out.citations += outcome.citations
@@ -237,21 +205,22 @@ class Engine:
             out.page_problems[uri] = page_problems
             out.problems += page_problems
         out.problems += self._unused(every, results)
-        _assign_anchors(out)
+        assign_anchors(out)
         return out
 
     def recheck(self, build: Build, pages: dict[str, str]) -> Build:
-        """``pages`` checked against the results of an earlier build (nothing runs)."""
+        """``pages`` checked against the results of an earlier build (nothing runs but a snippet
+        no earlier page named)."""
         docs = self.parse(pages)
         missing = {name for doc in docs.values() for name in doc.snippets()} - set(build.results)
         results = dict(build.results)
         if missing:
-            more, _ = self.runner.run_all({name: Request() for name in missing})
+            more, _ = self.scheduler.run_all({name: Request() for name in missing})
             results.update(more)
         return self.check(docs, results, build.stats, site=build.docs)
 
     def _no_pages(self) -> Problem:
-        where = self._rel(self.docs_dir)
+        where = self.docs_prefix
         if not self.docs_dir.is_dir():
             return Problem(ProblemKind.PROJECT, where, 1, f"there is no docs folder at {self.docs_dir}: "
                                                           "run from the project folder, or pass --root")
@@ -260,7 +229,7 @@ class Engine:
     def _unused(self, docs: dict[str, Document], results: dict[str, SnippetResult]) -> list[Problem]:
         """Snippets no page runs and figures no page shows: both are work the reader never sees."""
         problems = []
-        snippets_rel = self._rel(self.snippets_dir)
+        snippets_rel = self.snippets_prefix
         run = {run.snippet for doc in docs.values() for run in doc.runs}
         try:
             names = self._unchanged(self.snippets_dir, lambda folder: tuple(f.name for f in sorted(folder.glob("*.py")))
@@ -270,11 +239,10 @@ class Engine:
         for name in names:
             if not name.startswith("_") and name not in run and name not in results:
                 problems.append(Problem(ProblemKind.UNUSED, f"{snippets_rel}/{name}", 1, "no page runs this snippet"))
-        shown = {posixpath.normpath(posixpath.join(posixpath.dirname(uri), fig.src))
-                 for uri, doc in docs.items() for fig in doc.figures}
+        shown = {figure_target(uri, fig.src) for uri, doc in docs.items() for fig in doc.figures}
         for name, result in sorted(results.items()):
             for fig in result.figures:
-                site_path = f"{FIGURES_DIR}/{name.rsplit('.', 1)[0]}/{fig}"
+                site_path = figure_path(name, fig)
                 if site_path not in shown:
                     problems.append(Problem(ProblemKind.FIGURE, f"{snippets_rel}/{name}", 1, f"draws {fig}, but no page shows {site_path}"))
         return problems
@@ -296,58 +264,34 @@ class Engine:
             self._read.pop(path, None)
         return value
 
-    # -- what a snippet must not change -------------------------------------------------------------
-    def _protected(self) -> dict[str, str]:
-        """Hashes of every file the build reads besides the project's modules: pages, snippets."""
+
+class Sandbox:
+    """What a snippet must not change: every file the build reads besides the project's modules
+    (pages, snippets), hashed before the runs and compared after them."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def snapshot(self) -> dict[str, str]:
         found = {}
-        for folder in (self.docs_dir, self.snippets_dir):
+        for folder in (self.engine.docs_dir, self.engine.snippets_dir):
             if not folder.is_dir():
                 continue
             for path in folder.rglob("*"):
                 try:
                     if path.is_file():
-                        found[self._rel(path)] = sha256(path.read_bytes())
+                        found[self.engine.relative(path)] = sha256(path.read_bytes())
                 except OSError:
                     continue
         return found
 
-    def _sandbox(self, before: dict[str, str], stats: Stats) -> list[Problem]:
+    def changed(self, before: dict[str, str], stats: Stats) -> list[Problem]:
         if not stats.ran:
             return []
-        after = self._protected()
+        after = self.snapshot()
         changed = sorted(set(before) ^ set(after) | {p for p in before if p in after and before[p] != after[p]})
-        ran = ", ".join(f"snippets/{name}" for name in sorted(stats.ran))
+        prefix = self.engine.snippets_prefix
+        ran = ", ".join(f"{prefix}/{name}" for name in sorted(stats.ran))
         return [Problem(ProblemKind.SANDBOX, path, 1,
                         f"changed while the snippets ran ({ran}): a snippet may write only inside its working folder; "
                         "if you edited it yourself meanwhile, run the check again") for path in changed]
-
-
-def decode_page(data: bytes, path: str) -> tuple[str, Problem | None]:
-    """A page's bytes as text (UTF-8, an optional BOM), or a problem naming the file and line."""
-    try:
-        return data.decode("utf-8-sig"), None
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].replace(b"\r\n", b"\n").replace(b"\r", b"\n").count(b"\n") + 1
-        return "", Problem(ProblemKind.ENCODING, path, line,
-                           f"the page is not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}): save it as UTF-8")
-
-
-def _assign_anchors(build: Build) -> None:
-    """Every checked and every quoted value gets a unique anchor from its page, line and position
-    in the line (so an edit elsewhere on the page moves only the anchors below it)."""
-    slugs: dict[str, str] = {}
-    used: set[str] = set()
-    for path in sorted({c.path for c in build.checks} | {c.path for c in build.citations}):
-        stem = _slug(path.rsplit(".", 1)[0].split("/", 1)[-1] if "/" in path else path.rsplit(".", 1)[0])
-        slug, n = stem, 2
-        while slug in slugs.values():
-            slug, n = f"{stem}-{n}", n + 1
-        slugs[path] = slug
-    for prefix, rows in (("check", build.checks), ("cited", build.citations)):
-        for row in rows:
-            anchor = f"{prefix}-{slugs[row.path]}-{row.line}-{row.position}"
-            n = 2
-            while anchor in used:
-                anchor, n = f"{prefix}-{slugs[row.path]}-{row.line}-{row.position}-{n}", n + 1
-            used.add(anchor)
-            row.anchor = anchor

@@ -222,11 +222,11 @@ def apply_array_precision(tokens: list[Token]) -> list[Token]:
             # a token such as "[[" opens the group before the numbers that follow it
         groups.append(group if depth else None)
     widest: dict[int, int] = {}
-    for token, g in zip(tokens, groups):
+    for token, g in zip(tokens, groups, strict=True):
         if g is not None and token.number is not None and not token.number.trailing_dot and "." in token.number.mantissa:
             widest[g] = max(widest.get(g, 0), token.number.mantissa_decimals())
     out = []
-    for token, g in zip(tokens, groups):
+    for token, g in zip(tokens, groups, strict=True):
         if token.number is not None and token.number.trailing_dot:
             places = widest.get(g, NUMPY_PRECISION) if g is not None else NUMPY_PRECISION
             token = replace(token, number=Number(token.number.text, places))
@@ -275,7 +275,7 @@ def _compare_output(documented: str, computed: str) -> tuple[Drift, ...]:
     doc_tokens, got_tokens = tokenize(documented), tokenize(computed)
     doc_lines, got_lines = split_lines(normalise(documented)), split_lines(normalise(computed))
     drifts: list[Drift] = []
-    for doc, got in zip(doc_tokens, got_tokens):
+    for doc, got in zip(doc_tokens, got_tokens, strict=False):  # the longer one's rest: below
         if doc.number is not None and got.number is not None:
             if not compare_tokens(doc, got):
                 drifts.append(Drift(doc.line, doc.text, got.text))

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
-# What a browser fetches is the offline guard's own rule (python -m snipcheck offline SITE).
-from snipcheck.offline import JS_FETCHES, css_urls, is_remote, srcset_urls, tag_fetches  # noqa: F401
+# What a browser fetches is the offline guard's own rule (python -m sitescan offline SITE).
+from sitescan.offline import JS_FETCHES, css_urls, is_remote, srcset_urls, tag_fetches  # noqa: F401
 
 
 @dataclass

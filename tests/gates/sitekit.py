@@ -68,7 +68,7 @@ def strip_live(html: str) -> str:
 
 def live_snippets(project: Path) -> set[str]:
     """Snippets some page runs live (they run again in every build)."""
-    from snipcheck.document import parse
+    from snipcheck import parse
 
     docs = project / mkdocs_config(project).get("docs_dir", "docs")
     return {run.snippet for file in sorted(docs.rglob("*.md"))

@@ -9,7 +9,8 @@ import pytest
 from sitekit import TEST_SITE_URL, live_snippets, mkdocs_build, sitemap_pages, strip_live
 from htmlscan import parse_html
 
-from snipcheck.offline import scan
+from sitescan.offline import scan
+from sitescan.ties import scan as tie_scan
 
 pytestmark = pytest.mark.slow
 
@@ -74,7 +75,7 @@ def test_the_verification_page_is_left_out_of_the_site_search(site):
 
 def test_no_page_stylesheet_or_script_fetches_from_another_host(site):
     """Offline is a hard rule: no Google Fonts, no CDN, nothing a browser would fetch from elsewhere,
-    by the scan any builder's output can be run through (python -m snipcheck offline SITE).
+    by the scan any builder's output can be run through (python -m sitescan offline SITE).
 
     Plain links the reader may follow (<a href="https://...">), XML namespaces and license comments
     are not fetches and are not reported.
@@ -83,3 +84,11 @@ def test_no_page_stylesheet_or_script_fetches_from_another_host(site):
     assert files > 0
     assert found == [], "the site would load from another host:\n" + "\n".join(map(str, found))
     print(f"\nscanned {files} HTML/CSS/JS files: nothing fetched from another host")
+
+
+def test_no_tie_is_left_as_written(site):
+    """Every tie became its linked number: the scan any builder's output can be run through
+    (python -m sitescan ties SITE) finds none a reader would see as written."""
+    found, files = tie_scan(site.dir)
+    assert files > 0
+    assert found == [], "ties left as written:\n" + "\n".join(map(str, found))

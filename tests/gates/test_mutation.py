@@ -29,7 +29,7 @@ import pytest
 from sitekit import ROOT
 from snipcheck import Engine
 from snipcheck.numeric import Number
-from snipcheck.regions import ComputedTie, OutputBlock, RangeTie
+from snipcheck.read.regions import ComputedTie, OutputBlock, RangeTie
 
 pytestmark = pytest.mark.slow
 BOOLEANS = ("True", "False")

@@ -27,7 +27,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from sitekit import LIVE_NUMBER, LIVE_TEXT, ROOT, copy_project, mkdocs_build, mkdocs_config, strip_live
 
-from snipcheck.document import parse
+from snipcheck import parse
 
 pytestmark = pytest.mark.slow
 

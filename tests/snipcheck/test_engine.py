@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from snipcheck.report.page import render
+from snipcheck.report.stage import figures
+from snipcheck.report.verification import verification_page
+
 PASSING = '''# Page
 
 ```python run="one.py"
@@ -128,7 +132,7 @@ def test_a_live_run_is_shown_but_not_compared(project):
     project.snippet("clock.py", "import time\nprint(time.perf_counter())\n")
     build = project.build(check_determinism=True)
     assert build.problems == []
-    assert "Output measured by this build (not compared" in build.rendered("p.md")
+    assert "Output measured by this build (not compared" in render(build, "p.md")
 
 
 FIGURE = """
@@ -147,7 +151,7 @@ def test_figures_are_drawn_deterministically_and_need_alt_text(project):
         "docs/p.md:4: figure figures/fig/line.svg has no alt text: describe what it shows",
         "docs/p.md:6: figure figures/fig/other.svg was not drawn by any snippet this build ran",
     ]
-    svg = build.figures()["figures/fig/line.svg"]
+    svg = figures(build)["figures/fig/line.svg"]
     assert svg.startswith(b"<?xml") and b"<dc:date>" not in svg
 
 
@@ -162,7 +166,7 @@ def test_html_in_output_stays_text(project):
     project.snippet("h.py", "print('<script>alert(1)</script>')\n")
     build = project.build()
     assert build.problems == []
-    rendered = build.rendered("p.md")
+    rendered = render(build, "p.md")
     assert "```" in rendered.split("<script>")[0]  # inside a fenced block, which Markdown escapes
 
 
@@ -170,18 +174,18 @@ def test_rendering_includes_the_code_and_links_ties_to_the_verification_page(pro
     project.page("p.md", PASSING)
     project.snippet("one.py", ONE)
     build = project.build()
-    rendered = build.rendered("p.md")
+    rendered = render(build, "p.md")
     assert 'title="snippets/one.py"' in rendered and 'w = [0.2482, 0.7518]' in rendered
     assert "[0.248](verification.md#check-p-10-1 " in rendered and "{ #tie-10-1 .checked-number }" in rendered
     assert "[2](verification.md#check-p-10-2 " in rendered
     assert "run=" not in rendered and "{{" not in rendered
-    assert '<span id="check-p-10-1"></span><a href="../p/#tie-10-1">10</a>' in build.verification()
-    assert '<span id="check-p-10-1"></span><a href="p.html#tie-10-1">10</a>' in build.verification(use_directory_urls=False)
+    assert '<span id="check-p-10-1"></span><a href="../p/#tie-10-1">10</a>' in verification_page(build)
+    assert '<span id="check-p-10-1"></span><a href="p.html#tie-10-1">10</a>' in verification_page(build, use_directory_urls=False)
 
 
 @pytest.mark.parametrize(("documented", "ok"), [("True", True), ("False", False)])
 def test_a_tie_to_a_boolean(project, documented, ok):
-    project.page("p.md", '```python run="b.py"\n```\n\nSame: {{ %s = same }}.\n' % documented)
+    project.page("p.md", f'```python run="b.py"\n```\n\nSame: {{{{ {documented} = same }}}}.\n')
     project.snippet("b.py", "import numpy as np\nsame = bool(np.allclose([1.0], [1.0]))\n")
     problems = project.problems()
     assert problems == ([] if ok else ["docs/p.md:4: documented False, computed same = True (snippets/b.py)"])

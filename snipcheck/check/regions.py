@@ -1,0 +1,160 @@
+"""Checking each region against what the snippets computed: one handler per region type,
+registered in ``CHECK``; each returns the region's ``Outcome`` (the rows it adds to the
+verification page and the problems it found)."""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+
+from ..dispatch import ByRegion
+from ..layout import figure_target, is_figure
+from ..numeric import compare_output, compare_tokens, tokenize
+from ..problems import Problem, ProblemKind
+from ..read.regions import ComputedTie, Figure, NamedTie, OutputBlock, QuotedTie, RangeTie, RunBlock
+from ..run.result import SnippetResult
+from ..values.compare import compare_value, measured_text
+from ..values.computed import Looked, ReferenceError_, lookup
+from .records import Check, Citation, Context, Outcome
+
+CHECK = ByRegion("CHECK")
+
+
+@CHECK.register(OutputBlock)
+def check_output(block: OutputBlock, ctx: Context) -> Outcome:
+    out = Outcome()
+    run = block.run
+    if run is None or run.live:
+        return out  # reported by the parser or by the run block
+    result = ctx.results.get(run.snippet)
+    if result is None or result.error is not None or result.pending:
+        return out
+    drifts = compare_output(block.text, result.stdout)
+    for i, drift in enumerate(drifts):
+        message = f"documented {drift.documented}, computed {drift.computed}"
+        if i == 0 and not result.stdout.strip() and result.stderr.strip():
+            message += ("\n    the snippet printed nothing to standard output; its standard error reads:\n"
+                        + "\n".join("    " + line for line in result.stderr.strip().splitlines()[-6:]))
+        out.problems.append(Problem(ProblemKind.DRIFT, ctx.path, block.first_text_line + drift.line, message,
+                                    ctx.where(run.snippet)))
+    got = [t for t in tokenize(result.stdout) if t.number is not None]
+    per_line: dict[int, int] = {}
+    for i, token in enumerate(t for t in block.tokens if t.number is not None):
+        line = block.first_text_line + token.line
+        per_line[line] = per_line.get(line, 0) + 1
+        computed = got[i].text if i < len(got) else "(missing)"
+        ok = i < len(got) and compare_tokens(token, got[i])
+        out.checks.append(Check(ctx.path, line, per_line[line], token.text, computed, run.snippet, "output", ok, block.kind))
+    return out
+
+
+@CHECK.register(RunBlock)
+def check_run(run: RunBlock, ctx: Context) -> Outcome:
+    out = Outcome()
+    result = ctx.results.get(run.snippet)
+    where = ctx.where(run.snippet)
+    if result is None or result.pending:
+        return out
+    if result.error is not None:
+        out.problems.append(Problem(ProblemKind.SNIPPET, ctx.path, run.line, f"{where} failed:\n{_indent(result.error)}"))
+        return out
+    if run.live:
+        if run.output is not None:
+            out.problems.append(Problem(ProblemKind.SYNTAX, ctx.path, run.output.line,
+                                        "a live run's output is measured, not documented: remove this output block", where))
+        return out
+    if run.output is None and result.stdout.strip():
+        out.problems.append(Problem(ProblemKind.UNDOCUMENTED, ctx.path, run.line,
+                                    "the snippet prints output that the page never documents: add an ```output block after the run block", where))
+    return out
+
+
+@CHECK.register(QuotedTie)
+def check_quoted(tie: QuotedTie, ctx: Context) -> Outcome:
+    return Outcome(citations=[Citation(ctx.path, tie.line, tie.position, tie.documented, tie.source)])
+
+
+def _value(tie: NamedTie, ctx: Context, out: Outcome) -> tuple[SnippetResult, Looked] | None:
+    where = ctx.where(tie.snippet)
+    result = ctx.results.get(tie.snippet)
+    if result is None or result.pending:
+        return None
+    if tie.snippet not in ctx.shown:
+        out.problems.append(Problem(ProblemKind.UNUSED, ctx.path, tie.line,
+                                    f"no page runs {where}, so no reader sees the code behind this number: add a run block for it", where))
+    if result.error is not None:
+        if tie.snippet not in ctx.shown:
+            out.problems.append(Problem(ProblemKind.SNIPPET, ctx.path, tie.line, f"{where} failed:\n{_indent(result.error)}"))
+        return None  # otherwise reported once, at its run block
+    try:
+        return result, lookup(result.values, tie.ref)
+    except ReferenceError_ as exc:
+        out.problems.append(Problem(ProblemKind.REFERENCE, ctx.path, tie.line, str(exc), where))
+        return None
+
+
+@CHECK.register(ComputedTie)
+def check_computed(tie: ComputedTie, ctx: Context) -> Outcome:
+    out = Outcome()
+    got = _value(tie, ctx, out)
+    if got is None:
+        return out
+    _, looked = got
+    out.value = looked
+    ok, detail = compare_value(tie.value, looked)
+    shown = looked.shown()
+    out.checks.append(Check(ctx.path, tie.line, tie.position, tie.documented, shown, tie.snippet, tie.ref.expr, ok, tie.kind))
+    if not ok:
+        message = f"documented {tie.documented}, computed {tie.ref.expr} = {shown}" + (f" ({detail})" if detail else "")
+        out.problems.append(Problem(ProblemKind.DRIFT, ctx.path, tie.line, message, ctx.where(tie.snippet)))
+    return out
+
+
+@CHECK.register(RangeTie)
+def check_range(tie: RangeTie, ctx: Context) -> Outcome:
+    out = Outcome()
+    where = ctx.where(tie.snippet)
+    if tie.snippet not in ctx.live:
+        out.problems.append(Problem(ProblemKind.SYNTAX, ctx.path, tie.line,
+                                    f"a range tie checks a live measurement, and no page runs {where} live: "
+                                    "tie a computed value with {{ NUMBER = NAME }}, or mark the run block live", where))
+        return out
+    got = _value(tie, ctx, out)
+    if got is None:
+        return out
+    _, looked = got
+    out.value = looked
+    if looked.kind not in ("int", "float") or looked.shape:
+        what = "a boolean" if looked.kind == "bool" else ("an array of shape " + str(looked.shape) if looked.shape else f"a {looked.kind} number")
+        out.problems.append(Problem(ProblemKind.REFERENCE, ctx.path, tie.line,
+                                    f"a range tie needs one real number; {tie.ref.expr} is {what}", where))
+        return out
+    measured = looked.data
+    try:
+        value = Decimal(repr(measured)) if isinstance(measured, float) else Decimal(measured)
+        ok = not value.is_nan() and tie.low.value() <= value <= tie.high.value()
+    except (InvalidOperation, ValueError):
+        ok = False
+    shown = measured_text(measured, tie.low, tie.high)
+    out.checks.append(Check(ctx.path, tie.line, tie.position, f"{tie.low.text}..{tie.high.text}", shown,
+                            tie.snippet, tie.ref.expr, ok, tie.kind, measured=True))
+    if not ok:
+        out.problems.append(Problem(ProblemKind.RANGE, ctx.path, tie.line,
+                                    f"documented {tie.low.text}..{tie.high.text}, measured {shown}", where))
+    return out
+
+
+@CHECK.register(Figure)
+def check_figure(figure: Figure, ctx: Context) -> Outcome:
+    out = Outcome()
+    target = figure_target(ctx.uri, figure.src)
+    if not is_figure(target):
+        return out
+    if not figure.alt:
+        out.problems.append(Problem(ProblemKind.FIGURE, ctx.path, figure.line, f"figure {figure.src} has no alt text: describe what it shows"))
+    if target not in ctx.drawn and not target.startswith(ctx.failed):
+        out.problems.append(Problem(ProblemKind.FIGURE, ctx.path, figure.line, f"figure {figure.src} was not drawn by any snippet this build ran"))
+    return out
+
+
+def _indent(text: str) -> str:
+    return "\n".join("    " + line for line in text.rstrip().splitlines())

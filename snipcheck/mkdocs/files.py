@@ -1,0 +1,41 @@
+"""The files the plugin hands the builder: a generated file written under a source folder of its
+own (``stable_file``), and ``notebook_requires`` resolved against the site's files."""
+
+from __future__ import annotations
+
+import fnmatch
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File, Files
+
+
+def stable_file(src_dir: Path, src_uri: str, data: bytes, config) -> File:
+    """A file the build adds, as a real file under ``src_dir``, rewritten only when its bytes
+    change: mkdocs-jupyter reads notebooks by path, and ``mkdocs serve --dirty`` rebuilds a page
+    (the verification page) or copies a figure only when it is newer."""
+    path = src_dir / src_uri
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists() or path.read_bytes() != data:
+        path.write_bytes(data)
+    return File(src_uri, str(src_dir), config.site_dir, config.use_directory_urls)
+
+
+def resolve_requires(requires: dict, files: Files, site_url: str) -> dict[str, str]:
+    """``notebook_requires`` (module -> pip requirement) with each path of the site made an
+    absolute URL under ``site_url``: a path (a glob is allowed) must match one file of the build."""
+    out = {}
+    for module, spec in requires.items():
+        spec = str(spec).strip()
+        if "/" in spec and "://" not in spec:
+            pattern = spec.lstrip("/")
+            matches = sorted(f.src_uri for f in files if fnmatch.fnmatchcase(f.src_uri, pattern))
+            if len(matches) != 1:
+                raise PluginError(f"snipcheck: notebook_requires {module}: {spec!r} matches "
+                                  f"{len(matches)} files of the site ({', '.join(matches) or 'none'}); it must match one")
+            if not site_url:
+                raise PluginError(f"snipcheck: notebook_requires {module}: {spec!r} is a file of the site, and a "
+                                  "downloaded notebook needs its absolute URL: set site_url")
+            spec = site_url.rstrip("/") + "/" + files.get_file_from_path(matches[0]).url
+        out[str(module)] = spec
+    return out

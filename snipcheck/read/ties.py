@@ -1,0 +1,144 @@
+"""Reading the ties of a line of prose: where each ``{{ ... }}`` stands, where a tie would not
+render (math, an HTML tag, link text or a link's address), and each tie's parts read into a
+region (its documented value and the reference it names). Problems go to ``problem(kind, line,
+message)``; the page reader (``page.py``) decides which lines are prose.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from ..problems import ProblemKind
+from ..values.computed import Reference, ReferenceError_, parse_reference
+from ..values.documented import parse_range, parse_value
+from .regions import ComputedTie, QuotedTie, RangeTie, RunBlock, Tie
+
+_CODE_RUN = re.compile(r"`+")
+# pymdownx.arithmatex's inline patterns (smart dollars, and \( \)): text it turns into math.
+_DOLLAR_MATH = re.compile(r"(?<!\\)\$(?!\s)(?:\\.|[^\\$])+?(?<!\s)\$")
+_PAREN_MATH = re.compile(r"(?<!\\)\\\((?:\\[^)]|[^\\])+?\\\)")
+_BRACKET_MATH = re.compile(r"(?<!\\)\\\[(?:\\[^\]]|[^\\])+?\\\]")
+_HTML_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
+_OPERATOR = re.compile(r"\s([=@~])\s")
+
+
+def mask_code(line: str) -> str:
+    """The line with code spans blanked out (ties inside `code` are text, as written)."""
+    out = list(line)
+    runs = list(_CODE_RUN.finditer(line))
+    k = 0
+    while k < len(runs):
+        opening = runs[k]
+        closing = next((r for r in runs[k + 1:] if len(r.group()) == len(opening.group())), None)
+        if closing is None:
+            k += 1
+            continue
+        out[opening.start():closing.end()] = " " * (closing.end() - opening.start())
+        k = runs.index(closing) + 1
+    return "".join(out)
+
+
+def tie_spans(problem, line: str, line_no: int) -> list[tuple[int, int]]:
+    """Where each ``{{ ... }}`` stands; malformed braces are reported and skipped."""
+    spans, pos = [], 0
+    while True:
+        start = line.find("{{", pos)
+        if start < 0:
+            break
+        if (start > 0 and line[start - 1] == "{") or line[start + 2: start + 3] == "{":
+            problem(ProblemKind.SYNTAX, line_no, "'{{{' is not a tie: a tie is written with two braces, {{ NUMBER = NAME }}")
+            pos = line.find("}}", start) + 2 if line.find("}}", start) >= 0 else len(line)
+            continue
+        close = line.find("}}", start + 2)
+        nested = line.find("{{", start + 2)
+        if close < 0:
+            problem(ProblemKind.SYNTAX, line_no, "'{{' opens no tie (no '}}' on its line): "
+                    "write {{ NUMBER = NAME }}, {{ NUMBER @ SOURCE }} or {{ LOW..HIGH ~ NAME }}")
+            break
+        if 0 <= nested < close:
+            problem(ProblemKind.SYNTAX, line_no, "a tie cannot hold another tie ('{{' inside '{{ ... }}')")
+            end = line.find("}}", close + 2)
+            pos = (end + 2) if end >= 0 else close + 2
+            continue
+        if line[close + 2: close + 3] == "}":
+            problem(ProblemKind.SYNTAX, line_no, "'}}}' closes no tie: a tie is written with two braces, {{ NUMBER = NAME }}")
+            pos = close + 3
+            continue
+        spans.append((start, close + 2))
+        pos = close + 2
+    return spans
+
+
+def forbidden_spans(line: str) -> list[tuple[int, int, str]]:
+    """Spans of the line where a tie would not render, with what to call them."""
+    spans = [(m.start(), m.end(), "inside math, where it would not render: write the number in prose, as $d_k$ = {{ 64 = d_k }}")
+             for pattern in (_DOLLAR_MATH, _PAREN_MATH, _BRACKET_MATH) for m in pattern.finditer(line)]
+    spans += [(m.start(), m.end(), "inside an HTML tag, where it would not render") for m in _HTML_TAG.finditer(line)]
+    for close in (m.start() for m in re.finditer(r"\](?=[(\[])", line)):
+        depth, j = 0, close
+        while j >= 0:
+            depth += {"]": 1, "[": -1}.get(line[j], 0)
+            if depth == 0:
+                break
+            j -= 1
+        if j >= 0:
+            spans.append((j, close + 1, "inside link text, where it cannot link to its check: move it out of the link"))
+            end = line.find({"(": ")", "[": "]"}[line[close + 1]], close + 2)
+            if end >= 0:
+                spans.append((close + 1, end + 1, "inside a link's address"))
+    return spans
+
+
+def read_tie(problem, line: str, line_no: int, start: int, end: int, last_run: RunBlock | None) -> Tie | None:
+    inner = line[start + 2: end - 2]
+    match = _OPERATOR.search(inner)
+    if match is None:
+        if re.search(r"[=@~]", inner):
+            problem(ProblemKind.SYNTAX, line_no, f"cannot read {line[start:end]!r}: put spaces around the operator, as {{{{ 0.5 = x }}}}")
+        else:
+            problem(ProblemKind.SYNTAX, line_no, f"cannot read {line[start:end]!r}: "
+                    "write {{ NUMBER = NAME }}, {{ NUMBER @ SOURCE }} or {{ LOW..HIGH ~ NAME }}")
+        return None
+    documented, op, ref = inner[: match.start()].strip(), match[1], inner[match.end():].strip()
+    doc_start = start + 2 + (len(inner[: match.start()]) - len(inner[: match.start()].lstrip()))
+    doc_end = doc_start + len(documented)
+    if not documented or not ref:
+        problem(ProblemKind.SYNTAX, line_no, f"cannot read {line[start:end]!r}: both sides of {op!r} must be written")
+        return None
+    common = dict(line=line_no, end_line=line_no, start=start, end=end, doc_start=doc_start, doc_end=doc_end, documented=documented)
+    if op == "@":
+        value = parse_value(documented)
+        if isinstance(value, str):
+            problem(ProblemKind.SYNTAX, line_no, value)
+            return None
+        return QuotedTie(**common, source=ref, value=value)
+    reference = _reference(ref)
+    if isinstance(reference, str):
+        problem(ProblemKind.SYNTAX, line_no, reference)
+        return None
+    snippet = reference.snippet or (last_run.snippet if last_run is not None else None)
+    if snippet is None:
+        problem(ProblemKind.SYNTAX, line_no, f"{{{{ {documented} {op} {ref} }}}} has no run block above it: name the snippet as SNIPPET:{ref}")
+        return None
+    if op == "~":
+        bounds = parse_range(documented)
+        if isinstance(bounds, str):
+            problem(ProblemKind.SYNTAX, line_no, bounds)
+            return None
+        return RangeTie(**common, ref=reference, snippet=snippet, low=bounds[0], high=bounds[1])
+    value = parse_value(documented)
+    if isinstance(value, str):
+        problem(ProblemKind.SYNTAX, line_no, value)
+        return None
+    return ComputedTie(**common, ref=reference, snippet=snippet, value=value)
+
+
+@lru_cache(maxsize=16384)
+def _reference(text: str) -> Reference | str:
+    """A tie's NAME part read (a Reference is immutable, so one reading serves every page that
+    writes the same text), or the message saying what is wrong with it."""
+    try:
+        return parse_reference(text)
+    except ReferenceError_ as exc:
+        return str(exc)

@@ -1,0 +1,214 @@
+"""Turning a checked page into the Markdown the site renders, from its regions and their outcomes.
+
+- a run block becomes the snippet's code (and, for a ``live`` run, the output this build measured);
+- an output block becomes a checked-output block the verification page links back to;
+- a computed tie becomes its documented number, linked to its row on the verification page;
+- a range tie becomes ``3–5 (this build: 4.1)``, the measured part marked ``live-number``;
+- a quoted tie becomes its number, linked to the list of quoted numbers.
+- a figure stays as written.
+Problems (and, under ``mkdocs serve``, snippets still running) are listed at the top of the page.
+Each region type has one handler in ``RENDER``: a tie gives the text that replaces its span, a
+block the lines that replace its lines.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+from ..check.records import Build, Outcome
+from ..dispatch import ByRegion
+from ..layout import VERIFICATION_PAGE
+from ..problems import Problem, ProblemKind
+from ..read.page import Document
+from ..read.regions import ComputedTie, Figure, OutputBlock, QuotedTie, RangeTie, RunBlock
+
+RENDER = ByRegion("RENDER")
+_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+_TIE_LINK = re.compile(r'<a\b[^>]*?\bid="(tie-\d+-\d+)"')
+
+
+_MARKDOWN_SPECIAL = {c: f"&#{ord(c)};" for c in "\\`*_{}[]|$<>&"}
+
+
+def md_text(text: str) -> str:
+    """Text that Markdown (with arithmatex, tables and attr_list) shows exactly as written."""
+    return "".join(_MARKDOWN_SPECIAL.get(c, c) for c in " ".join(text.split()))
+
+
+def tie_id(line: int, position: int) -> str:
+    return f"tie-{line}-{position}"
+
+
+def output_id(line: int) -> str:
+    return f"output-{line}"
+
+
+def fence_for(text: str, fence: str) -> str:
+    longest = max((len(m.group()) for m in re.finditer(r"`+|~+", text) if m.group()[0] == fence[0]), default=0)
+    return fence[0] * max(len(fence), longest + 1, 3)
+
+
+def _block(indent: str, fence: str, info: str, body: str) -> list[str]:
+    fence = fence_for(body, fence)
+    lines = [f"{indent}{fence}{info}"]
+    lines += [f"{indent}{line}" if line else "" for line in body.rstrip("\n").split("\n")] if body.strip() else []
+    lines.append(f"{indent}{fence}")
+    return lines
+
+
+def _title(text: str) -> str:
+    """Text for a link's title attribute: no quote that ends it, no pipe that splits a table."""
+    text = " ".join(text.split())
+    if len(text) > 240:
+        text = text[:237] + "..."
+    return text.replace("\\", "\\\\").replace('"', "'").replace("|", "\\|")
+
+
+def _shown(tie) -> str:
+    if isinstance(tie, RangeTie):
+        return tie.shown_range
+    return tie.documented
+
+
+def plain_title(doc: Document) -> str:
+    """The first ``# heading`` with its ties shown as their numbers and links as their text."""
+    lines = doc.text.split("\n")
+    for number, line in enumerate(lines, start=1):
+        if re.match(r"^#\s+", line):
+            for tie in sorted((t for t in doc.ties if t.line == number), key=lambda t: -t.start):
+                line = line[: tie.start] + _shown(tie) + line[tie.end:]
+            text = re.sub(r"^#\s+|\s*#*\s*$", "", line)
+            return _LINK.sub(r"\1", text).replace("`", "")
+    return doc.uri
+
+
+def render(build: Build, src_uri: str) -> str:
+    """The page as the site shows it: snippet code included, ties rendered, problems flagged."""
+    doc = build.docs[src_uri]
+    lines = doc.text.split("\n")
+    verification = posixpath.relpath(VERIFICATION_PAGE, posixpath.dirname(src_uri) or ".")
+    inline, blocks = [], []
+    for region in doc.regions:
+        new = RENDER(region, build.outcome(region), build, verification)
+        if isinstance(new, str):
+            inline.append((region, new))
+        elif new is not None:
+            blocks.append((region, new))
+    for tie, text in sorted(inline, key=lambda item: (item[0].line, -item[0].start)):
+        line = lines[tie.line - 1]
+        lines[tie.line - 1] = line[: tie.start] + text + line[tie.end:]
+    for block, new_lines in sorted(blocks, key=lambda item: -item[0].line):
+        lines[block.line - 1 : block.end_line] = new_lines
+    header = _header(build, src_uri)
+    if header:
+        at = _after_front_matter(lines)
+        lines[at:at] = header
+    text = "\n".join(lines)
+    return text if text.endswith("\n") else text + "\n"
+
+
+@RENDER.register(QuotedTie)
+def _quoted(tie: QuotedTie, outcome: Outcome, build: Build, verification: str) -> str:
+    if not outcome.citations:
+        return tie.documented
+    cite = outcome.citations[0]
+    attrs = f"#{tie_id(tie.line, tie.position)}"
+    return f'[{tie.documented}]({verification}#{cite.anchor} "{_title("Quoted from " + tie.source)}"){{ {attrs} .cited-number }}'
+
+
+@RENDER.register(RangeTie)
+def _range(tie: RangeTie, outcome: Outcome, build: Build, verification: str) -> str:
+    check = outcome.checks[0] if outcome.checks else None
+    result = build.results.get(tie.snippet)
+    if check is None:
+        note = " (this build: still running)" if result is not None and result.pending else ""
+        return tie.shown_range + (f' <span class="live-number">{note.strip()}</span>' if note else "")
+    attrs = f"#{tie_id(tie.line, tie.position)}"
+    title = _title(f"Measured by this build: {check.what} = {check.computed}, checked to lie in "
+                   f"[{tie.low.text}, {tie.high.text}] ({build.snippet_label(check.snippet)})")
+    return (f'[{tie.shown_range}]({verification}#{check.anchor} "{title}"){{ {attrs} .checked-number .range-number }} '
+            f'<span class="live-number">(this build: {md_text(check.computed)})</span>')
+
+
+@RENDER.register(ComputedTie)
+def _computed(tie: ComputedTie, outcome: Outcome, build: Build, verification: str) -> str:
+    check = outcome.checks[0] if outcome.checks else None
+    if check is None:
+        return tie.documented
+    attrs = f"#{tie_id(tie.line, tie.position)}"
+    title = _title(f"Computed at build: {check.what} = {check.computed} ({build.snippet_label(check.snippet)})")
+    return f'[{tie.documented}]({verification}#{check.anchor} "{title}"){{ {attrs} .checked-number }}'
+
+
+@RENDER.register(RunBlock)
+def _run(block: RunBlock, outcome: Outcome, build: Build, verification: str) -> list[str]:
+    label = build.snippet_label(block.snippet)
+    code = build.sources.get(block.snippet, f"# {label} is missing\n")
+    out = _block(block.indent, block.fence, f'{block.language} title="{label}"', code)
+    result = build.results.get(block.snippet)
+    if block.live and result is not None:
+        if result.pending:
+            out += ["", f"{block.indent}!!! info \"Still running\"", f"{block.indent}    {label} is running; "
+                    "this page reloads with its output when it finishes."]
+        elif result.error is None and result.stdout.strip():
+            out.append("")
+            info = ' { .text .live-output title="Output measured by this build (not compared: timings vary from run to run)" }'
+            out += _block(block.indent, block.fence, info, result.stdout)
+    return out
+
+
+@RENDER.register(OutputBlock)
+def _output(block: OutputBlock, outcome: Outcome, build: Build, verification: str) -> list[str]:
+    return _block(block.indent, block.fence,
+                  ' { .text .checked-output title="Output (checked against this build\'s run)" }', block.text)
+
+
+@RENDER.register(Figure)
+def _figure(figure: Figure, outcome: Outcome, build: Build, verification: str) -> None:
+    return None  # the image link stays as written; the figure is a file the build adds
+
+
+def _header(build: Build, src_uri: str) -> list[str]:
+    problems = build.page_problems.get(src_uri, [])
+    doc = build.docs[src_uri]
+    pending = sorted({name for name in doc.snippets() if getattr(build.results.get(name), "pending", False)})
+    header = []
+    if problems:
+        header += ['!!! failure "This page does not build: the checks below failed"', ""]
+        for p in problems:
+            first, *rest = p.message.split("\n")
+            header.append(f"    - <code>{md_text(p.path)}:{p.line}</code>: {md_text(first)}"
+                          + (f" ({md_text(p.snippet)})" if p.snippet else ""))
+            if rest:
+                detail = "\n".join(line[4:] if line.startswith("    ") else line for line in rest)
+                header += [""] + _block("        ", "```", "text", detail) + [""]
+        header.append("")
+    if pending:
+        header += ['!!! info "Snippets still running"', "",
+                   "    " + ", ".join(f"<code>{md_text(build.snippet_label(n))}</code>" for n in pending)
+                   + ": their numbers are checked, and this page reloads, when they finish.", ""]
+    return header
+
+
+def _after_front_matter(lines: list[str]) -> int:
+    if lines and lines[0].strip() == "---":
+        for i in range(1, len(lines)):
+            if lines[i].strip() in ("---", "..."):
+                return i + 1
+    return 0
+
+
+def unrendered_ties(build: Build, src_uri: str, html_text: str) -> list[Problem]:
+    """Problems for the ties of a page whose number did not come out as a linked element."""
+    doc = build.docs[src_uri]
+    rendered = set(_TIE_LINK.findall(html_text))
+    missing = []
+    for tie in doc.ties:
+        outcome = build.outcome(tie)
+        if not (outcome.checks or outcome.citations):
+            continue
+        if tie_id(tie.line, tie.position) not in rendered:
+            missing.append(Problem(ProblemKind.PLACEMENT, doc.path, tie.line,
+                                   "a tie did not render as a number (is it inside code, math, link text or raw HTML?)"))
+    return missing

@@ -1,0 +1,178 @@
+"""The verification page: every checked and every quoted number on the site, page by page.
+
+A summary table at the top; then, per page, a heading (which the site search indexes and links
+to) and a collapsible block of its rows. Every row has a unique anchor (page, line and position
+in the line), so a number on a page links to its row, and a row links back to the number. A few
+lines of script, shipped in the page itself, open the block that holds the row an address points
+to, and filter the rows by what a reader types (a value or a name).
+
+The row blocks are written as HTML, not Markdown: there are hundreds of rows, and Markdown's
+inline processing of every cell was most of the time the builder spent on this page. So their
+links are URLs already (``use_directory_urls`` says which form), and every cell is HTML-escaped
+(a ``|``, a ``$`` or a ``<`` in a source or a value stays text; raw HTML is never read as
+Markdown or math).
+"""
+
+from __future__ import annotations
+
+import html
+import posixpath
+from collections import defaultdict
+
+from ..check.records import Build
+from ..layout import VERIFICATION_PAGE
+from ..read.regions import RegionKind
+from .page import md_text, plain_title, tie_id
+from .urls import link
+
+_SCRIPT = """<script>
+(function () {
+  function reveal() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    var target = id && document.getElementById(id);
+    if (!target) return;
+    for (var node = target; node; node = node.parentElement) {
+      if (node.tagName === "DETAILS") node.open = true;
+    }
+    target.scrollIntoView();
+    var row = target.closest("tr");
+    if (row) row.classList.add("snipcheck-target");
+  }
+  function filter(query) {
+    query = query.trim().toLowerCase();
+    var shown = 0;
+    document.querySelectorAll("details.snipcheck-rows").forEach(function (block) {
+      var hits = 0;
+      block.querySelectorAll("tbody tr").forEach(function (row) {
+        var hit = !query || row.textContent.toLowerCase().indexOf(query) >= 0;
+        row.hidden = !hit;
+        if (hit) hits += 1;
+      });
+      block.open = query ? hits > 0 : false;
+      shown += query ? hits : 0;
+    });
+    var count = document.getElementById("snipcheck-count");
+    if (count) count.textContent = query ? shown + " matching row(s)" : "";
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    var box = document.getElementById("snipcheck-filter");
+    if (box) box.addEventListener("input", function () { filter(box.value); });
+    reveal();
+  });
+  window.addEventListener("hashchange", reveal);
+})();
+</script>"""
+
+
+def _page_link(path: str, prefix: str) -> str:
+    return posixpath.relpath(path, prefix) if prefix else path
+
+
+def _url(src_uri: str, use_directory_urls: bool) -> str:
+    """The URL of a page from the verification page (``verification/`` or ``verification.html``)."""
+    return link(VERIFICATION_PAGE, src_uri, use_directory_urls)
+
+
+def _cell(text: str) -> str:
+    return html.escape(" ".join(text.split()), quote=True)
+
+
+_ROW_HEAD = ('<table>\n<thead>\n<tr>\n<th style="text-align: right;">Line</th>\n<th>Documented</th>\n<th>Computed</th>\n'
+             "<th>Result</th>\n<th>Checked as</th>\n<th>Snippet</th>\n</tr>\n</thead>\n<tbody>")
+_QUOTE_HEAD = ('<table>\n<thead>\n<tr>\n<th>Page</th>\n<th style="text-align: right;">Line</th>\n<th>Number</th>\n'
+               "<th>Source</th>\n</tr>\n</thead>\n<tbody>")
+
+
+def verification_page(build: Build, titles: dict[str, str] | None = None, use_directory_urls: bool = True) -> str:
+    """The page's Markdown; ``titles``: src_uri -> each page's title (default: its first heading)."""
+    if titles is None:
+        titles = {uri: plain_title(doc) for uri, doc in build.docs.items()}
+    prefix = build.docs_prefix
+    checks, citations = build.checks, build.citations
+    by_page: dict[str, list] = defaultdict(list)
+    for check in checks:
+        by_page[check.path].append(check)
+    cited_by_page: dict[str, list] = defaultdict(list)
+    for cite in citations:
+        cited_by_page[cite.path].append(cite)
+    snippets = {c.snippet for c in checks}
+    measured = sum(c.measured for c in checks)
+    failing = sum(not c.ok for c in checks)
+    out = [
+        # The page's own filter finds a number by value or name; in the site's search its thousands
+        # of rows would bury the pages that teach (and indexing them is most of the search plugin's work).
+        "---",
+        "search:",
+        "  exclude: true",
+        "---",
+        "",
+        "# Verification",
+        "",
+        "Every number on this site is either **computed** by a snippet when the site is built, and",
+        "checked against the value the page states, or **quoted** from a source and marked as such.",
+        "This page is written by the build itself. A documented value passes when the computed value",
+        "lies within the precision it is written at: `0.248` accepts anything in [0.2475, 0.2485], an",
+        "integer only itself. A measured value (a timing) passes when it lies in the range the page",
+        "states, both ends included. A single failure fails the build.",
+        "",
+        f"- **{len(checks)}** numbers checked on **{len(by_page)}** pages, computed by **{len(snippets)}** snippets"
+        + (f" ({measured} of them measured live and checked by range)" if measured else "") + ";",
+        f"- **{len(citations)}** numbers quoted from sources.",
+        "",
+        '<div class="snipcheck-search">',
+        '<label for="snipcheck-filter">Find a checked number by its value or its name</label>',
+        '<input id="snipcheck-filter" type="search" autocomplete="off" '
+        f'placeholder="0.248, weights[2], {_cell(build.snippet_label("02_one_head.py"))}">',
+        '<span id="snipcheck-count" role="status"></span>',
+        "</div>",
+        "",
+        "## Summary",
+        "",
+        "| Page | Checked | Result | Quoted |",
+        "| --- | ---: | --- | ---: |",
+    ]
+    pages = sorted(set(by_page) | set(cited_by_page))
+    slugs = {}
+    for path in pages:
+        src_uri = _page_link(path, prefix)
+        slug = "page-" + (by_page.get(path) or cited_by_page.get(path))[0].anchor.split("-", 1)[1].rsplit("-", 2)[0]
+        slugs[path] = slug
+        rows = by_page.get(path, [])
+        bad = sum(not c.ok for c in rows)
+        result = f"**{bad} FAIL**" if bad else ("all pass" if rows else "")
+        checked = f"[{len(rows)}](#{slug})" if rows else "0"
+        out.append(f"| [{md_text(titles.get(src_uri, src_uri))}]({src_uri}) | {checked} | {result} | {len(cited_by_page.get(path, []))} |")
+    out += ["", f"{failing} failing." if failing else "", "## Computed and checked", ""]
+    for path in sorted(by_page):
+        src_uri = _page_link(path, prefix)
+        url = _url(src_uri, use_directory_urls)
+        rows = by_page[path]
+        bad = sum(not c.ok for c in rows)
+        out += [f"### {md_text(titles.get(src_uri, src_uri))} {{ #{slugs[path]} }}", ""]
+        summary = f"{len(rows)} numbers checked on {_cell(src_uri)}: " + (f"{bad} FAIL" if bad else "all pass")
+        out += ['<details class="snipcheck-rows">', f"<summary>{summary}</summary>", _ROW_HEAD]
+        for c in rows:
+            if c.kind is RegionKind.OUTPUT:
+                back, what = url, "printed output"
+            else:
+                back = f"{url}#{tie_id(c.line, c.position)}"
+                what = ("measured, in range" if c.measured else "computed") + f": <code>{_cell(c.what)}</code>"
+            computed = _cell(c.computed)
+            if c.measured:
+                computed = f'<span class="live-number">{computed}</span>'
+            status = "pass" if c.ok else "<strong>FAIL</strong>"
+            out.append(f'<tr>\n<td style="text-align: right;"><span id="{c.anchor}"></span><a href="{_cell(back)}">{c.line}</a></td>\n'
+                       f"<td>{_cell(c.documented)}</td>\n<td>{computed}</td>\n<td>{status}</td>\n<td>{what}</td>\n"
+                       f"<td><code>{_cell(build.snippet_label(c.snippet))}</code></td>\n</tr>")
+        out += ["</tbody>\n</table>", "</details>", ""]
+    out += ["## Quoted from sources", "", "These numbers are not computed here; they are reported by the source named.", ""]
+    out += ['<details class="snipcheck-rows">', f"<summary>{len(citations)} numbers quoted from sources</summary>", _QUOTE_HEAD]
+    for c in citations:
+        src_uri = _page_link(c.path, prefix)
+        url = _url(src_uri, use_directory_urls)
+        out.append(f'<tr>\n<td><a href="{_cell(url)}">{_cell(titles.get(src_uri, src_uri))}</a></td>\n'
+                   f'<td style="text-align: right;"><span id="{c.anchor}"></span>'
+                   f'<a href="{_cell(url)}#{tie_id(c.line, c.position)}">{c.line}</a></td>\n'
+                   f"<td>{_cell(c.documented)}</td>\n<td>{_cell(c.source)}</td>\n</tr>")
+    out += ["</tbody>\n</table>", "</details>", "", _SCRIPT, ""]
+    return "\n".join(out)

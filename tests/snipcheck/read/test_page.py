@@ -1,0 +1,65 @@
+"""Reading pages: run blocks, output blocks, ties and figures, and the malformed ones."""
+
+from __future__ import annotations
+
+import pytest
+
+from snipcheck.read.page import parse
+
+PAGE = '''# Title
+
+```python run="a.py" timeout=5
+```
+
+```output
+x 1
+```
+
+Tied {{ 0.5 = x }} and {{ [1, 2] = b:y[0] }}; quoted {{ 27.3 @ Vaswani et al. (2017) }}.
+Not a tie: `{{ 1 = x }}`.
+
+```python run="c.py" live
+```
+
+![A figure](figures/a/f.svg)
+'''
+
+
+def test_a_page_is_read_with_line_numbers():
+    doc = parse(PAGE, "docs/p.md")
+    assert doc.problems == []
+    first, second = doc.runs
+    assert (first.snippet, first.line, first.timeout, first.output.line, first.output.text) == ("a.py", 3, 5.0, 6, "x 1")
+    assert (second.snippet, second.live, second.indent, second.output) == ("c.py", True, "", None)
+    assert [(t.line, t.documented, t.op, getattr(t, "snippet", None), t.ref.expr if hasattr(t, "ref") else None)
+            for t in doc.ties] == [
+        (10, "0.5", "=", "a.py", "x"),
+        (10, "[1, 2]", "=", "b.py", "y[0]"),
+        (10, "27.3", "@", None, None),
+    ]
+    assert [(f.line, f.alt, f.src) for f in doc.figures] == [(16, "A figure", "figures/a/f.svg")]
+    assert doc.snippets() == ["a.py", "c.py", "b.py"]
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [
+        ("```output\n1\n```\n", 1, "output block does not follow a run block"),
+        ('```python run="a.py"\nprint(1)\n```\n', 1, "a run block must be empty"),
+        ('```python run="a.py" fast\n```\n', 1, "unknown run option 'fast'"),
+        ('```python run="a.py" timeout=soon\n```\n', 1, "timeout must be a positive number of seconds"),
+        ("text\n\n{{ 1 = x }}\n", 3, "has no run block above it"),
+        ('```python run="a.py"\n```\n\n{{ 1 = x + 1 }}\n', 4, "cannot read the name 'x + 1'"),
+        ("a {{ nothing }} here\n", 1, "cannot read '{{ nothing }}': write {{ NUMBER = NAME }}"),
+        ("```python\nprint(1)\n", 1, "never closed"),
+        ('```python run="a.py"\n```\n\nprose\n\n```output\n1\n```\n', 6, "does not follow a run block"),
+        ('```python run="a.py"\n```\n\nWith $d_k = {{ 2 = d_k }}$ we\n', 4, "a tie inside math, where it would not render"),
+        ('```python run="a.py"\n```\n\n$$\nx = {{ 2 = d_k }}\n$$\n', 5, "a tie inside display math, where it would not render"),
+    ],
+)
+def test_malformed_pages_are_reported_at_their_line(text, line, message):
+    problems = parse(text, "docs/p.md").problems
+    assert len(problems) == 1
+    assert problems[0].line == line
+    assert message in problems[0].message
+    assert str(problems[0]).startswith(f"docs/p.md:{line}: ")

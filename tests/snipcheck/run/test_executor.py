@@ -1,0 +1,198 @@
+"""Hostile snippets: escaping their folder, writing what the build reads, hanging, leaving
+processes behind, exiting early, closing stdout, using too much memory, values that cannot be
+recorded. Every one ends in a clear file:line message, and the build goes on to report the rest."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+
+import pytest
+from snipkit import landlock_abi, processes_with
+
+LANDLOCK = landlock_abi()
+needs_landlock = pytest.mark.skipif(LANDLOCK < 1, reason="the kernel has no Landlock: only Python-level writes are refused here")
+
+PAGE = '# P\n\n```python run="s.py"{options}\n```\n'
+
+
+def _run(project, code: str, options: str = "", page: str = PAGE) -> list[str]:
+    project.page("p.md", page.replace("{options}", options))
+    project.snippet("s.py", code)
+    return [str(p) for p in project.build().problems]
+
+
+@pytest.mark.hostile
+def test_a_snippet_outside_the_snippets_folder_through_a_link_is_refused(project):
+    project.module("secret.py", "x = 1\n")
+    os.symlink(project.root / "secret.py", project.root / "snippets" / "s.py")
+    project.page("p.md", PAGE.format(options=""))
+    assert project.problems() == ["docs/p.md:3: snippets/s.py failed:\n    snippet file snippets/s.py is outside the snippets folder"]
+
+
+@pytest.mark.hostile
+@pytest.mark.parametrize("target", ["../escaped.svg", "/tmp/snipcheck-escape-{}.svg"])
+def test_a_figure_saved_outside_the_working_folder_is_refused(project, target):
+    target = target.format(uuid.uuid4().hex)
+    [problem] = _run(project, f"open({target!r}, 'w').write('<svg/>')\n")
+    assert problem.startswith("docs/p.md:3: snippets/s.py failed:")
+    assert 'File "snippets/s.py", line 1' in problem
+    assert "PermissionError" in problem and "a snippet may write only inside its working folder" in problem
+    assert not os.path.exists(target if target.startswith("/") else "/nonexistent")
+
+
+@pytest.mark.hostile
+@pytest.mark.parametrize("target", ["docs/p.md", "snippets/other.py", ".cache/snipcheck/s.py.json", "attn_like.py"])
+def test_a_snippet_cannot_write_what_the_build_reads_from_python(project, target):
+    project.module("attn_like.py", "x = 1\n")
+    project.snippet("other.py", "y = 2\n")
+    project.page("q.md", '```python run="other.py"\n```\n')
+    problems = _run(project, f"import os\nopen(os.path.join({str(project.root)!r}, {target!r}), 'a').write('x = 99')\n")
+    assert any(p.startswith("docs/p.md:3: snippets/s.py failed:") and "a snippet may write only inside its working folder" in p
+               for p in problems), problems
+    assert "x = 99" not in (project.root / target).read_text() if (project.root / target).exists() else True
+
+
+@pytest.mark.hostile
+@needs_landlock
+@pytest.mark.parametrize("command", ["echo 'x = 99' >> {root}/snippets/other.py", "rm {root}/docs/q.md",
+                                     "truncate -s 0 {root}/docs/q.md", "mv {root}/docs/q.md {root}/docs/r.md"])
+def test_a_program_a_snippet_starts_cannot_write_what_the_build_reads(project, command):
+    project.snippet("other.py", "y = 2\n")
+    project.page("q.md", '```python run="other.py"\n```\n')
+    before = {p: p.read_bytes() for p in (project.root / "docs").iterdir()} | {project.root / "snippets/other.py": b"y = 2\n"}
+    code = f"import subprocess\nresult = subprocess.run({command.format(root=project.root)!r}, shell=True).returncode\n"
+    project.snippet("s.py", code)
+    project.page("p.md", PAGE.replace("{options}", "") + "\nIt failed: {{ True = refused }}.\n")
+    project.snippet("s.py", code + "refused = result != 0\n")
+    assert project.problems() == []
+    assert {p: p.read_bytes() for p in before} == before
+
+
+@pytest.mark.hostile
+@needs_landlock
+def test_a_snippet_opens_no_tcp_connection(project):
+    problems = _run(project, "import socket\nsocket.create_connection(('127.0.0.1', 9), timeout=2)\n")
+    assert len(problems) == 1 and "PermissionError" in problems[0] and 'File "snippets/s.py", line 2' in problems[0]
+
+
+@pytest.mark.hostile
+@pytest.mark.skipif(LANDLOCK < 6, reason="signal scoping needs Landlock ABI 6")
+def test_a_snippet_cannot_kill_its_supervisor(project):
+    problems = _run(project, "import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\n")
+    assert len(problems) == 1 and "PermissionError" in problems[0]
+
+
+@pytest.mark.hostile
+def test_a_timeout_kills_every_process_including_a_new_session(project):
+    tag = f"{time.time() + 4000:.6f}"  # an argument no other process has
+    code = f"import subprocess, time\nsubprocess.Popen(['sleep', '{tag}'], start_new_session=True)\ntime.sleep(60)\n"
+    start = time.monotonic()
+    problems = _run(project, code, ' timeout=2')
+    assert time.monotonic() - start < 20
+    assert problems == ["docs/p.md:3: snippets/s.py failed:\n    timed out after 2 s (raise it with timeout=SECONDS on the run block); "
+                        "1 process(es) it started were stopped too"]
+    assert processes_with(f"sleep {tag}") == []
+
+
+@pytest.mark.hostile
+def test_a_process_left_holding_stdout_does_not_hold_the_build(project):
+    tag = f"{time.time() + 5000:.6f}"
+    code = f"import subprocess\nsubprocess.Popen(['sleep', '{tag}'], start_new_session=True)\nprint('done')\n"
+    start = time.monotonic()
+    problems = _run(project, code, page=PAGE + "\n```output\ndone\n```\n")
+    assert problems == [] and time.monotonic() - start < 20
+    assert processes_with(f"sleep {tag}") == []
+
+
+@pytest.mark.hostile
+@pytest.mark.parametrize(("code", "message"), [
+    ("x = 1\nimport sys\nsys.exit(0)\ny = 2\n", "the snippet called sys.exit(0) at snippets/s.py:3: a snippet must run to its end"),
+    ("import sys\nsys.exit()\n", "the snippet called sys.exit(None) at snippets/s.py:2"),
+    ("raise SystemExit(3)\n", "the snippet called sys.exit(3) at snippets/s.py:1"),
+    ("import os\nos._exit(0)\n", "the interpreter ended (exit code 0) before the snippet finished"),
+    ("import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n", "the interpreter ended (killed by signal 9) before the snippet finished"),
+    ("import sys\nprint('a')\nsys.stdout.close()\n", "the snippet closed its standard output"),
+    ("import os\nos.close(1)\n", "the snippet closed its standard output"),
+    ("print(undefined_name)\n", "NameError: name 'undefined_name' is not defined"),
+    ("import warnings\nwarnings.warn('careful')\n", "UserWarning: careful"),
+])
+def test_a_snippet_that_ends_badly_gets_its_own_message(project, code, message):
+    problems = _run(project, code)
+    assert len(problems) == 1 and problems[0].startswith("docs/p.md:3: snippets/s.py failed:") and message in problems[0], problems
+
+
+@pytest.mark.hostile
+def test_output_printed_only_to_stderr_is_named_in_the_drift(project):
+    page = PAGE + "\n```output\nresult 1\n```\n"
+    problems = _run(project, "import sys\nprint('result 1', file=sys.stderr)\n", page=page)
+    assert problems == ["docs/p.md:7: documented result 1, computed (output ends here)\n"
+                        "    the snippet printed nothing to standard output; its standard error reads:\n    result 1 (snippets/s.py)"]
+
+
+@pytest.mark.hostile
+def test_a_value_too_large_to_record_fails_only_its_tie_and_the_rest_still_reports(project):
+    page = PAGE + "\nHuge {{ 1 = huge }}, fine {{ 2 = two }}, wrong {{ 4 = three }}.\n"
+    problems = _run(project, "huge = 10 ** 5000\ntwo = 2\nthree = 3\n", page=page)
+    assert problems[0].startswith("docs/p.md:6: 'huge' cannot be checked: it cannot be recorded (ValueError")
+    assert problems[1] == "docs/p.md:6: documented 4, computed three = 3 (snippets/s.py)"
+    assert len(problems) == 2
+
+
+@pytest.mark.hostile
+def test_a_value_that_cannot_be_recorded_and_is_not_tied_is_no_problem(project):
+    assert _run(project, "huge = 10 ** 5000\nobj = object()\n") == []
+
+
+@pytest.mark.hostile
+def test_a_snippet_over_its_memory_cap_says_so(project):
+    problems = _run(project, "block = bytearray(2 * 1024 ** 3)\n", " memory=512")
+    assert len(problems) == 1 and "MemoryError" in problems[0]
+    assert "the snippet ran out of memory: it may use at most 512 MiB of address space (raise it with memory=MIB on the run block)" in problems[0]
+
+
+@pytest.mark.hostile
+def test_a_snippet_sees_only_the_documented_environment(project, monkeypatch):
+    monkeypatch.setenv("SNIPCHECK_TEST_SECRET", "leaked")
+    monkeypatch.setenv("PYTHONSTARTUP", "/nonexistent")
+    page = PAGE + "\n```output\nNAMES\n```\n"
+    from snipcheck.run.environment import PINNED_ENV
+
+    names = sorted(set(PINNED_ENV) | {"PATH", "HOME", "MPLCONFIGDIR", "TMPDIR", "SNIPCHECK_RUN"})
+    problems = _run(project, "import os\nprint(' '.join(sorted(k for k in os.environ if k != 'LC_CTYPE')))\n",
+                    page=page.replace("NAMES", " ".join(names)))
+    assert problems == []
+
+
+@pytest.mark.hostile
+def test_a_figure_that_is_a_link_is_refused(project):
+    problems = _run(project, "import os\nos.symlink('/etc/passwd', 'leak.svg')\n", page=PAGE + "\n![A leak](figures/s/leak.svg)\n")
+    assert problems == ["docs/p.md:3: snippets/s.py failed:\n    the snippet left leak.svg, which is not a plain file (a link or a device): "
+                        "figures must be files it wrote"]
+
+
+@pytest.mark.hostile
+def test_ctrl_c_stops_the_build_and_leaves_no_process_and_no_temporary_folder(project, tmp_path):
+    tag = f"{time.time() + 6000:.6f}"
+    project.page("p.md", PAGE.format(options=""))
+    project.snippet("s.py", f"import subprocess, time\nsubprocess.Popen(['sleep', '{tag}'], start_new_session=True)\n"
+                            f"open('started', 'w').close()\ntime.sleep(60)\n")
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    env = {**os.environ, "TMPDIR": str(scratch)}
+    check = subprocess.Popen([sys.executable, "-m", "snipcheck", "check", "--root", str(project.root)], env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    deadline = time.monotonic() + 30
+    while not processes_with(f"sleep {tag}") and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert processes_with(f"sleep {tag}"), "the snippet never started"
+    check.send_signal(signal.SIGINT)
+    out, err = check.communicate(timeout=30)
+    assert check.returncode == 130, err
+    assert "interrupted" in err.decode()
+    assert processes_with(f"sleep {tag}") == []
+    assert [p.name for p in scratch.iterdir() if p.name.startswith("snipcheck-") and "home" not in p.name] == []
