@@ -3,10 +3,7 @@ import numpy as np
 from attn import causal_mask, scaled_dot_product_attention
 
 # The example of section 03: same seed, same draws in the same order.
-seed = 1
-n, d_model = 4, 8
-d_k = d_v = 4
-
+seed, n, d_model, d_k, d_v = 1, 4, 8, 4, 4
 rng = np.random.default_rng(seed)
 X = rng.standard_normal((n, d_model))      # (n, d_model)
 W_q = rng.standard_normal((d_model, d_k))  # first,
@@ -20,16 +17,17 @@ mask = causal_mask(n)  # (n, n) bool: True where key j <= query i
 scores = Q @ K.T / np.sqrt(d_k)                  # (n, n)
 masked_scores = np.where(mask, scores, -np.inf)  # (n, n)
 
-out, weights = scaled_dot_product_attention(Q, K, V, mask=mask,
-                                            return_weights=True)
+out, weights = scaled_dot_product_attention(Q, K, V, mask=mask, return_weights=True)
 
 future = ~mask                   # the entries the mask removes
 n_future = int(future.sum())     # n (n - 1) / 2 of them
 all_future_exactly_zero = bool(np.all(weights[future] == 0.0))
+assert all_future_exactly_zero, "a masked key must get a weight of exactly 0"
 row_sums = weights.sum(axis=-1)
 last_row_all_positive = bool((weights[-1] > 0).all())  # the last token: nothing is masked
 _, unmasked_weights = scaled_dot_product_attention(Q, K, V, return_weights=True)
 last_row_unchanged = bool(np.allclose(weights[-1], unmasked_weights[-1]))
+assert last_row_all_positive and last_row_unchanged, "the mask hides nothing from the last token"
 
 print("mask (1 = may attend):\n", mask.astype(int))
 print("masked scores:\n", masked_scores.round(2))
@@ -37,4 +35,3 @@ print("weights:\n", weights.round(3))
 print("future entries:", n_future, " all exactly 0.0:", all_future_exactly_zero)
 print("row sums:", row_sums.round(12))
 print("last row: every weight > 0:", last_row_all_positive, " same as unmasked:", last_row_unchanged)
-print("out:", out.shape)

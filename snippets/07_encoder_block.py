@@ -3,9 +3,7 @@ import numpy as np
 from attn import (count_parameters, encoder_layer, feed_forward,
                   init_encoder_layer, layer_norm, multi_head_attention)
 
-seed = 0
-n, d_model, h, d_ff = 4, 8, 2, 32  # d_ff: the feed-forward's hidden width
-
+seed, n, d_model, h, d_ff = 0, 4, 8, 2, 32  # d_ff: the feed-forward's hidden width
 rng = np.random.default_rng(seed)
 params = init_encoder_layer(rng, d_model, d_ff)  # weights first,
 x = rng.standard_normal((n, d_model))            # then the input: (n, d_model)
@@ -20,13 +18,11 @@ hidden = np.maximum(x1 @ ffn["W_1"] + ffn["b_1"], 0.0)  # (n, d_ff): widen, ReLU
 ffn_out = hidden @ ffn["W_2"] + ffn["b_2"]              # (n, d_model)
 out = layer_norm(x1 + ffn_out, **params["norm2"])       # (n, d_model)
 
-same_ffn = bool(np.allclose(ffn_out, feed_forward(x1, ffn)))
-same_as_library = bool(np.allclose(out, encoder_layer(x, params, h)))
+assert np.allclose(ffn_out, feed_forward(x1, ffn)) and np.allclose(out, encoder_layer(x, params, h))
 row_means = out.mean(axis=-1).round(12) + 0.0  # + 0.0 turns -0.0 into 0.0
 row_stds = out.std(axis=-1)
-stds_below_one = bool((row_stds < 1).all())  # the eps inside LayerNorm's square root
-n_params = count_parameters(params)
-n_ffn_params = count_parameters(params["ffn"])
+assert (row_stds < 1).all(), "the eps inside LayerNorm's square root keeps every std below 1"
+n_params, n_ffn_params = count_parameters(params), count_parameters(params["ffn"])
 
 print("input           x:", x.shape)
 print("attention       A:", attention_out.shape)
@@ -37,5 +33,3 @@ print("block output  out:", out.shape)
 print("row means of out:", row_means)
 print("row stds of out: ", row_stds.round(3))
 print("parameters:", n_params, " in the feed-forward network:", n_ffn_params)
-print("ffn same as attn.feed_forward:", same_ffn)
-print("same as attn.encoder_layer:", same_as_library)

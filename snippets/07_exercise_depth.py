@@ -32,6 +32,7 @@ D_causal = depends(causal_mask(n), N)
 depths = list(range(1, N + 1))
 lower_at_each_depth = [bool(np.array_equal(depends(causal_mask(n), depth), lower)) for depth in depths]
 lower_at_every_depth = all(lower_at_each_depth)
+assert lower_at_every_depth, "a causal stack must never read the future"
 n_dependencies = int(D_causal.sum())  # n (n + 1) / 2
 n_full_one_layer = int(depends(None, 1).sum())
 n_pairs = n * n

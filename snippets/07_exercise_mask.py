@@ -13,6 +13,7 @@ _, unmasked = scaled_dot_product_attention(q, k, v, return_weights=True)        
 _, masked = scaled_dot_product_attention(q, k, v, mask=padding, return_weights=True)  # (1, 4)
 renormalised = unmasked[0, :3] / (1.0 - unmasked[0, 3])  # the kept weights, scaled to sum to 1
 is_renormalised = bool(np.allclose(masked[0, :3], renormalised, rtol=0, atol=1e-15))
+assert is_renormalised, "masking must renormalise the kept weights"
 
 nothing = np.zeros((1, 4), dtype=bool)  # every key masked
 out_none, w_none = scaled_dot_product_attention(q, k, v, mask=nothing, return_weights=True)

@@ -35,6 +35,7 @@ state = partial(s[:1], v[:1])
 for j in range(1, len(s)):  # the online softmax: one key at a time, merged left to right
     state = merge(state, partial(s[j : j + 1], v[j : j + 1]))
 one_at_a_time = bool(abs(state[2] / state[1] - full) <= 1e-12)
+assert same and one_at_a_time, "the merged state must give the full softmax's output"
 
 print(f"block 1: m = {m1}, l = {l1:.4f}, o = {o1:.3f}")
 print(f"block 2: m = {m2}, l = {l2:.4f}, o = {o2:.3f}")

@@ -24,6 +24,7 @@ scaled_std = (E * scale).std()
 pe_positions = 64
 pe_std = positional_encoding(pe_positions, config.d_model).std()  # the encodings of 64 positions
 outweighed = bool(expected_std < pe_std)  # unscaled, the token's part spreads less than the encodings
+assert outweighed, "unscaled, the token part must spread less than the encodings"
 print(f"std of E: {E_std:.3f}  of E * sqrt(d_model): {scaled_std:.3f}"
       f"  of the encodings: {pe_std:.3f}")
 

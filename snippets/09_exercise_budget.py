@@ -16,6 +16,7 @@ rule_share = [rule_encoder / encoder_layer_count, rule_decoder / decoder_layer_c
 counts = parameter_counts(Config(vocab=vocab, d_model=d_model, d_ff=d_ff, N=N))
 stacks = N * (encoder_layer_count + decoder_layer_count)
 stacks_agree = stacks == counts["total"] - counts["embedding"]
+assert stacks_agree
 embedding, total = counts["embedding"], counts["total"]
 embedding_share = embedding / total
 

@@ -20,6 +20,7 @@ def floor_by_loss(V):
 
 floors = [floor_by_formula(V) for V in (toy_vocab, vocab)]
 agree = all(abs(floor_by_formula(V) - floor_by_loss(V)) <= 1e-12 for V in (toy_vocab, vocab))
+assert agree
 spread_part = eps_ls * np.log(vocab / eps_ls)  # what the eps_ls spread over V tokens contributes, about
 right_part = -(1 - eps_ls) * np.log(1 - eps_ls)
 approximation = right_part + spread_part  # leaves out terms of order eps / V

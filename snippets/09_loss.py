@@ -22,6 +22,7 @@ print(f"mean over the real positions: {by_hand:.4f}  cross_entropy: {loss:.4f}")
 changed = logits.copy()
 changed[~real] = 100.0  # anything at all where the target is padding
 unchanged = cross_entropy(changed, targets, eps_ls, pad) == loss
+assert unchanged, "padding logits must not move the loss"
 print("padding logits changed, loss unchanged:", unchanged)
 
 # The lowest loss smoothing allows: predict q itself. It is q's entropy, not 0.

@@ -15,6 +15,7 @@ predicted_var = p_drop / (1 - p_drop)  # E[y^2] - 1 = 1 / (1 - p) - 1
 unscaled_mean = (x * keep).mean()  # zeroing without the scale
 off, _ = dropout(x, p_drop, None)  # inference: no Generator, no dropout
 identity_at_inference = bool(np.array_equal(off, x))
+assert identity_at_inference, "without a Generator dropout returns its input"
 
 print(f"dropped: {dropped_share:.4f}  survivors become {kept_value:.4f}")
 print(f"mean {mean:.4f}  variance {var:.4f}  (p / (1 - p) = {predicted_var:.4f})")

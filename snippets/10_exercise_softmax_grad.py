@@ -31,6 +31,7 @@ shift = 100.0
 shifted_same = bool(np.allclose(cross_entropy_backward(z + shift, target, eps_ls=eps_ls), library, rtol=0, atol=1e-12))
 at_q = cross_entropy_backward(np.log(q), target, eps_ls=eps_ls)  # the prediction p = q
 zero_at_q = bool(np.abs(at_q).max() < 1e-15)
+assert matches_library and matches_differences and sums_to_zero and shifted_same and zero_at_q
 
 print(f"p     = {p[0].round(4)}")
 print(f"q     = {q[0].round(4)}")

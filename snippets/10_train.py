@@ -82,6 +82,7 @@ def leaves(tree):
 starts = [leaves(init_transformer(np.random.default_rng(1), c)) for c in runs.values()]  # as train()
 same_weights = all(len(s) == len(starts[0]) and all(np.array_equal(a, b) for a, b in zip(s, starts[0]))
                    for s in starts)
+assert same_weights and same_batches, "the three runs must differ only in their settings"
 q_right = 1 - eps_ls + eps_ls / vocab  # what smoothing trains p(right token) towards
 q_other = eps_ls / vocab               # and p of each of the vocab - 1 others
 loss_floor = -(q_right * np.log(q_right) + (vocab - 1) * q_other * np.log(q_other))
@@ -91,6 +92,7 @@ blind_config = runs[names[1]]
 shuffled = np.take_along_axis(source, np.argsort(data_rng.random(source.shape), axis=1), axis=1)
 blind_shuffled = greedy_decode(blind, shuffled, blind_config, steps=n, bos=BOS)
 order_blind = np.array_equal(blind_shuffled, produced[names[1]])
+assert order_blind, "without positions, shuffling a source must change no output"
 same_digits = np.sort(produced[names[1]], axis=1) == np.sort(source, axis=1)  # (2000, n)
 rearranged = np.mean(np.all(same_digits, axis=1))
 multisets = np.array(list(itertools.combinations_with_replacement(range(10), n)))  # (5005, n)

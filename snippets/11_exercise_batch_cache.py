@@ -12,6 +12,7 @@ per_token = [kv_cache_bytes(N, 1, d_model, h, groups=g, itemsize=itemsize) for g
 per_sequence = [kv_cache_bytes(N, n_ctx, d_model, h, groups=g, itemsize=itemsize) for g in groups]
 by_hand = [2 * N * n_ctx * g * d_k * itemsize for g in groups]  # keys and values, layers, positions, heads
 agrees = per_sequence == by_hand
+assert agrees, "the cache must be 2 N n g d_k x 2 bytes"
 batch_gib = [batch * b / 2**30 for b in per_sequence]
 per_token_kib = [b / 2**10 for b in per_token]
 fit_in_budget = [int(budget_gib * 2**30 // b) for b in per_sequence]  # whole sequences at full context

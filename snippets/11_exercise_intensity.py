@@ -12,6 +12,7 @@ groups = [h, 8, 1]
 weight_flops = 8 * d_model**2 + 4 * d_model * d_ff  # the four projections and the FFN, per token
 mixing_flops = 4 * n * d_model  # one query against n keys, then n values, all heads
 counted = token_flops(n, d_model, d_ff, cached=True) == weight_flops + mixing_flops
+assert counted, "token_flops must split into weights and mixing"
 weight_bytes = (4 * d_model**2 + 2 * d_model * d_ff) * itemsize  # every weight read once per step
 
 

@@ -3,10 +3,9 @@ import numpy as np
 from attn import (KVCache, cached_self_attention, causal_mask, grouped_query_attention,
                   init_multi_head, kv_cache_bytes, mean_pool_kv_heads, multi_head_attention)
 
-seed = 4
 n, d_model, h = 12, 32, 8
 d_k = d_model // h
-rng = np.random.default_rng(seed)
+rng = np.random.default_rng(4)
 x = rng.standard_normal((n, d_model))  # (n, d_model)
 mha = init_multi_head(rng, d_model)    # W_q, W_k, W_v, W_o: (d_model, d_model) each
 mask = causal_mask(n)
@@ -33,5 +32,4 @@ shrink = [stored[0] // s for s in stored]
 print(f"cached decoding == full causal pass, each: {decode_ok}")
 print(f"cache bytes after {n} tokens: {stored}")
 print(f"shrink: {shrink}  = h / groups: {shrink == [h // g for g in groups]}")
-formula = [kv_cache_bytes(1, n, d_model, h, g) for g in groups]  # one layer
-print(f"kv_cache_bytes agrees: {stored == formula}")
+print(f"kv_cache_bytes agrees: {stored == [kv_cache_bytes(1, n, d_model, h, g) for g in groups]}")  # one layer

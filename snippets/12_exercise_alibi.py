@@ -19,6 +19,7 @@ for m, reach in zip(slopes, predicted, strict=True):
     geometric.append(bool(np.allclose(relative[1:] / relative[:-1], np.exp(-m), rtol=1e-12, atol=0)))
 as_predicted = measured == predicted.tolist()
 every_head_geometric = all(geometric)
+assert as_predicted and every_head_geometric
 
 print(f"slopes: {slopes}")
 print(f"first distance at which a key gets <= {ratio} of the weight at distance 0: {measured}")

@@ -18,6 +18,7 @@ def rope_score(m, p):
 scores = [rope_score(m, p) for m, p in pairs]
 by_hand = [float(np.sin(m - p)) for m, p in pairs]  # the derivation: sin(m - p)
 agree = bool(np.allclose(scores, by_hand, rtol=0, atol=1e-12))
+assert agree, "apply_rope must give sin(m - p)"
 query_only = [float(apply_rope(q[None, :], positions=np.array([m]))[0] @ k) for m, p in pairs[:2]]  # k not rotated
 
 print(f"(m, p): {pairs}")

@@ -39,6 +39,7 @@ out_bounded = o / l  # (n, d_v)
 true_max = (Q_scaled @ K.T).max(axis=1, keepdims=True)  # (n, 1), only to compare
 gap = m - true_max                                       # (n, 1)
 bound_holds = bool((gap >= 0).all())
+assert bound_holds, "the bound must be at least every score of its row"
 gap_mean, gap_largest = gap.mean(), gap.max()
 smallest_row_sum = l.min()
 diff = np.abs(out_bounded - plain_attention(Q, K, V)).max()
