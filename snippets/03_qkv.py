@@ -29,6 +29,7 @@ same_as_by_hand = np.allclose(out, out_by_hand) and np.allclose(weights, weights
 # The library packages "project, then attend" as one head:
 head_out = attention_head(X, X, {"W_q": W_q, "W_k": W_k, "W_v": W_v})  # (n, d_v)
 same_as_head = bool(np.allclose(out, head_out))
+assert same_as_head
 
 print("X:", X.shape, " Q:", Q.shape, " K:", K.shape, " V:", V.shape)
 print("scores:\n", scores.round(2))
