@@ -12,6 +12,7 @@ layer = [attention_layer_flops(n, d) for n in lengths]  # projections 8 n d^2 + 
 rnn = {kind: [g * recurrent_flops(n, d) for n in lengths] for kind, g in gates.items()}
 gru_ratio = [a / r for a, r in zip(layer, rnn["GRU"])]
 lstm_ratio = [a / r for a, r in zip(layer, rnn["LSTM"])]
+layer_ratio = [a / r for a, r in zip(layer, rnn["Elman"])]  # against a plain Elman layer
 mix_ratio = [attention_flops(n, d) / r for n, r in zip(lengths, rnn["Elman"])]  # Table 1's two entries
 crossover = attention_crossover(d)  # the n at which score-and-mix equals the Elman layer
 
@@ -27,7 +28,8 @@ ns = range(1, checked_up_to + 1)
 assert all(cheaper(n, gates["GRU"]) == (n < d) for n in ns)  # cheaper than a GRU exactly when n < d
 assert all(cheaper(n, gates["LSTM"]) == (n < 2 * d) for n in ns)  # than an LSTM when n < 2d
 assert not any(cheaper(n, gates["Elman"]) for n in ns)  # never cheaper than an Elman layer
-assert all((attention_flops(n, d) < recurrent_flops(n, d)) == (n < d) for n in ns)  # Table 1's pair
+mix_cheaper_exactly_below_d = all((attention_flops(n, d) < recurrent_flops(n, d)) == (n < d) for n in ns)
+assert mix_cheaper_exactly_below_d  # Table 1's pair: score-and-mix against an Elman layer
 
 print(f"{'n':>5} {'attention layer':>15} {'GRU layer':>11} {'LSTM layer':>11} {'attn/GRU':>8} {'attn/LSTM':>9}")
 for row in zip(lengths, layer, rnn["GRU"], rnn["LSTM"], gru_ratio, lstm_ratio):
