@@ -8,9 +8,10 @@ Prints one row per page, then a line naming every page that misses a target:
   items, admonition and fold bodies (folded prose is still prose), footnotes. Not prose: front
   matter, fenced code and output blocks, display math (``$$ ... $$``), table rows, headings,
   admonition titles (the quoted text after ``!!!``/``???``), ``<summary>`` lines, HTML tags,
-  images. A word is a whitespace-separated token holding a letter or digit, after a link is
-  replaced by its text, a tie by its number and an inline formula (``$...$``) by one token: a
-  formula reads as one term.
+  images, and a section headed "References" (a list of sources, up to the next heading). A word
+  is a whitespace-separated token holding a letter or digit, after a link is replaced by its
+  text, a tie by its number and an inline formula (``$...$``) by one token: a formula reads as
+  one term.
 - **ties/100w**: ties (``{{ DOC = NAME }}``, ``{{ DOC @ SOURCE }}``, ``{{ LOW..HIGH ~ NAME }}``)
   outside code, in prose and tables alike, per 100 words of prose.
 - **bool ties**: ties outside code whose documented value holds ``True``, ``False``, ``nan`` or
@@ -51,6 +52,7 @@ _RUN = re.compile(r"""(?:^|\s)run=(?P<q>["']?)(?P<name>[^"'\s]*)(?P=q)""")
 _OPENER = re.compile(r"^(?P<indent>[ ]*)(?P<mark>!!!|\?\?\?\+?|===\+?)(?:[ ]|$)")
 _LIST = re.compile(r"^(?P<indent>[ ]*)(?:[-*+]|\d{1,9}[.)])(?:[ ]+|$)")
 _HEADING = re.compile(r"^[ ]*#{1,6}(?:[ ]|$)")
+_REFERENCES = re.compile(r"^#{1,6}[ ]+(?:References|Bibliography)[ ]*#*$", re.IGNORECASE)
 _TIE = re.compile(r"\{\{\s*(?P<doc>.+?)\s+(?P<op>[=@~])\s+(?P<ref>.+?)\s*\}\}")
 _BOOLEAN = re.compile(r"(?<![\w.])(?:True|False|nan|inf)(?![\w])")
 _IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
@@ -175,6 +177,7 @@ def read(markdown: str, lines_of=snippet_lines) -> Reading:
     details: list[bool] = []  # folded, for each open <details>
     blocks: list = []  # paragraphs (lists of lines) and _MATH marks
     paragraph: list[str] = []
+    references = False
 
     def flush() -> None:
         nonlocal paragraph
@@ -227,6 +230,11 @@ def read(markdown: str, lines_of=snippet_lines) -> Reading:
         if opener:
             flush()
             containers.append((_indent(line) + 4, opener["mark"] == "???"))
+            continue
+        if _HEADING.match(line):
+            references = bool(_REFERENCES.match(stripped))
+        if references:  # a list of sources, not sentences: skipped up to the next heading
+            flush()
             continue
         if _HEADING.match(line) or stripped.startswith("|"):
             flush()

@@ -42,6 +42,7 @@ def read(text):
         ("<details>\n<summary>Not prose</summary>\n\nInside prose.\n\n</details>", 2, 1),
         ("Text.\n\n```python\nx = 1. Not prose.\n```\n", 1, 1),
         ("![A figure with alt](f.svg)\n\nText.", 1, 1),
+        ("Text.\n\n## References\n\n- Vaswani, A. et al. (2017). *Title*.\n\n## Next\n\nMore.", 2, 2),
     ],
 )
 def test_words_and_sentences(text, words, sentences):
