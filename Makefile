@@ -11,7 +11,7 @@ AXE := tests/gates/node_modules/axe-core/axe.min.js
 
 OFFLINE_ZIP := downloads/attention-computed-offline.zip
 
-.PHONY: serve test build offline publish check accept bench measure properdocs browser clean
+.PHONY: serve test build offline publish check accept bench measure reading properdocs browser clean
 
 # requirements.lock pins every package the site and the tests need (toolchain/requirements*.txt are
 # the direct ones); then attn (./pyproject.toml) and the toolchain (toolchain/, the snipcheck plugin)
@@ -62,6 +62,11 @@ bench: $(STAMP)
 
 measure: $(STAMP)
 	$(BIN)/python scripts/measure_build.py $(ARGS)
+
+# Per page: words, ties per 100 words, boolean ties, longest unfolded block, mean sentence,
+# figures; then the pages that miss a reading target (the rules: scripts/reading.py).
+reading: $(STAMP)
+	$(BIN)/python scripts/reading.py
 
 # The same sources built with ProperDocs (the MkDocs fork), every content page compared with
 # MkDocs' build: one more whole build, so apart from make test; CI runs it after make test.

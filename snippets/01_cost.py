@@ -1,29 +1,36 @@
-from attn.cost import (attention_crossover, attention_flops, attention_layer_flops,
-                       projection_flops, recurrent_flops)
+from attn.cost import attention_crossover, attention_flops, attention_layer_flops, recurrent_flops
 
 d = 512  # the width of the paper's base model
 lengths = [32, 128, 512, 2048]  # n: sequence lengths to compare
 
-mix = [attention_flops(n, d) for n in lengths]               # scores and mix: 4 n^2 d
-projections = [projection_flops(n, d) for n in lengths]      # W^Q, W^K, W^V, W^O: 8 n d^2
-layer = [attention_layer_flops(n, d) for n in lengths]       # the two together
-elman = [recurrent_flops(n, d) for n in lengths]             # a whole Elman layer: 4 n d^2
-mix_ratio = [m / e for m, e in zip(mix, elman)]              # Table 1's comparison
-layer_ratio = [a / e for a, e in zip(layer, elman)]          # whole layer against whole layer
+# Whole layers, counted the same way: a multiply-add is 2 FLOPs; biases and nonlinearities left out.
+# An Elman layer makes two d x d matrix-vector products per token (x_t W_x, h_{t-1} W_h): 4 n d^2.
+# A GRU has three such pairs (update gate, reset gate, candidate state), an LSTM four (input,
+# forget and output gates, candidate cell).
+gates = {"Elman": 1, "GRU": 3, "LSTM": 4}
+layer = [attention_layer_flops(n, d) for n in lengths]  # projections 8 n d^2 + score-and-mix 4 n^2 d
+rnn = {kind: [g * recurrent_flops(n, d) for n in lengths] for kind, g in gates.items()}
+gru_ratio = [a / r for a, r in zip(layer, rnn["GRU"])]
+lstm_ratio = [a / r for a, r in zip(layer, rnn["LSTM"])]
+layer_ratio = [a / r for a, r in zip(layer, rnn["Elman"])]  # against a plain Elman layer
+mix_ratio = [attention_flops(n, d) / r for n, r in zip(lengths, rnn["Elman"])]  # Table 1's two entries
 crossover = attention_crossover(d)  # the n at which score-and-mix equals the Elman layer
 
-# The two statements of the text, checked at every n, not only at the four above.
-mix_checked_up_to, layer_checked_up_to = 4 * d, 16 * d
-mix_cheaper_exactly_below_d = all(
-    (attention_flops(n, d) < recurrent_flops(n, d)) == (n < d) for n in range(1, mix_checked_up_to + 1))
-layer_dearer_at_every_n = all(
-    attention_layer_flops(n, d) > recurrent_flops(n, d) for n in range(1, layer_checked_up_to + 1))
 
-table = [f"{'n':>5} {'score-and-mix':>13} {'projections':>11} {'attention layer':>15}"
-         f" {'Elman layer':>11} {'mix/Elman':>9} {'layer/Elman':>11}"]
-for row in zip(lengths, mix, projections, layer, elman, mix_ratio, layer_ratio):
-    table.append("{:>5} {:>13} {:>11} {:>15} {:>11} {:>9.4f} {:>11.4f}".format(*row))
-table.append(f"score-and-mix equals the Elman layer at n = {crossover}")
-table.append(f"score-and-mix < Elman exactly when n < {d} for n = 1 to {mix_checked_up_to}: {mix_cheaper_exactly_below_d}")
-table.append(f"attention layer > Elman at every n = 1 to {layer_checked_up_to}: {layer_dearer_at_every_n}")
-print("\n".join(table))  # one write: a notebook shows it as one output
+def cheaper(n, g):
+    """Is a whole attention layer cheaper than a recurrent layer with g gate pairs, at length n?"""
+    return attention_layer_flops(n, d) < g * recurrent_flops(n, d)
+
+
+# The crossovers the text states, at every n up to 16 d, not only at the four lengths above.
+checked_up_to = 16 * d
+ns = range(1, checked_up_to + 1)
+assert all(cheaper(n, gates["GRU"]) == (n < d) for n in ns)  # cheaper than a GRU exactly when n < d
+assert all(cheaper(n, gates["LSTM"]) == (n < 2 * d) for n in ns)  # than an LSTM when n < 2d
+assert not any(cheaper(n, gates["Elman"]) for n in ns)  # never cheaper than an Elman layer
+mix_cheaper_exactly_below_d = all((attention_flops(n, d) < recurrent_flops(n, d)) == (n < d) for n in ns)
+assert mix_cheaper_exactly_below_d  # Table 1's pair: score-and-mix against an Elman layer
+
+print(f"{'n':>5} {'attention layer':>15} {'GRU layer':>11} {'LSTM layer':>11} {'attn/GRU':>8} {'attn/LSTM':>9}")
+for row in zip(lengths, layer, rnn["GRU"], rnn["LSTM"], gru_ratio, lstm_ratio):
+    print("{:>5} {:>15} {:>11} {:>11} {:>8.3f} {:>9.3f}".format(*row))

@@ -27,8 +27,10 @@ def derivative_of_last_state(W_h, nonlinear):
 linear = [np.linalg.norm(derivative_of_last_state(r * Q, nonlinear=False), 2) for r in radii]
 predicted = [r**factors * W_x_norm for r in radii]  # ||W_x (r Q)^(n-1)||_2 = r^(n-1) ||W_x||_2
 linear_as_predicted = bool(np.allclose(linear, predicted, rtol=1e-9, atol=0))
+assert linear_as_predicted
 with_tanh = [np.linalg.norm(derivative_of_last_state(r * Q, nonlinear=True), 2) for r in radii]
 tanh_below_bound = all(t <= p * (1 + 1e-12) for t, p in zip(with_tanh, predicted, strict=True))
+assert tanh_below_bound
 powers = [r**factors for r in radii]
 
 lines = [f"updates between token 1 and the last state: {factors}   ||W_x||: {W_x_norm:.3g}"]

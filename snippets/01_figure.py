@@ -1,25 +1,23 @@
 import matplotlib.pyplot as plt
 import numpy as np
 
-from attn.cost import attention_crossover, attention_flops, attention_layer_flops, recurrent_flops
+from attn.cost import attention_flops, attention_layer_flops, recurrent_flops
 
 d = 512
 lengths = 2 ** np.arange(3, 14)  # n from 8 to 8192, doubling
-mix = [attention_flops(int(n), d) for n in lengths]
 layer = [attention_layer_flops(int(n), d) for n in lengths]
-elman = [recurrent_flops(int(n), d) for n in lengths]
-crossover = attention_crossover(d)
+mix = [attention_flops(int(n), d) for n in lengths]
+rnn = {kind: [g * recurrent_flops(int(n), d) for n in lengths] for kind, g in (("Elman", 1), ("GRU", 3), ("LSTM", 4))}
 
 fig, ax = plt.subplots(figsize=(7.5, 4.6), layout="constrained")
-ax.loglog(lengths, layer, "o-", color="tab:orange",
-          label="attention layer, with projections: $8nd^2 + 4n^2d$")
-ax.loglog(lengths, mix, "^--", color="tab:orange", alpha=0.7,
-          label="its score-and-mix alone (Table 1): $4n^2d$")
-ax.loglog(lengths, elman, "s-", color="tab:blue", label="Elman recurrent layer: $4nd^2$")
-ax.axvline(crossover, color="grey", linestyle=":", linewidth=1)
-ax.annotate("score-and-mix = Elman\nat $n = d$", xy=(crossover, attention_flops(crossover, d)),
-            xytext=(0.05, 0.62), textcoords="axes fraction", fontsize=10,
-            arrowprops={"arrowstyle": "->", "color": "grey"})
+ax.loglog(lengths, layer, "o-", color="tab:orange", label="attention layer: $8nd^2 + 4n^2d$")
+ax.loglog(lengths, mix, "^--", color="tab:orange", alpha=0.6, label="its score-and-mix alone (Table 1): $4n^2d$")
+ax.loglog(lengths, rnn["LSTM"], "D-", color="tab:green", label="LSTM layer: $16nd^2$")
+ax.loglog(lengths, rnn["GRU"], "s-", color="tab:blue", label="GRU layer: $12nd^2$")
+ax.loglog(lengths, rnn["Elman"], ":", color="grey", label="Elman layer: $4nd^2$")
+for n, text in ((d, "$n = d$"), (2 * d, "$n = 2d$")):
+    ax.axvline(n, color="grey", linestyle=":", linewidth=1)
+    ax.text(n * 1.08, ax.get_ylim()[1] / 3, text, fontsize=10, color="grey")
 ax.set_xscale("log", base=2)
 ax.set_xticks(lengths[::2], [str(n) for n in lengths[::2]])
 ax.set_xlabel("sequence length $n$ (tokens)")

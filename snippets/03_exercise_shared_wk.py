@@ -13,9 +13,12 @@ scores = Q @ K.T  # (n, n) = X W W^T X^T
 _, weights = scaled_dot_product_attention(Q, K, X @ W_v, return_weights=True)  # (n, n)
 
 scores_symmetric = bool(np.allclose(scores, scores.T, rtol=0, atol=1e-12))
+assert scores_symmetric
 weights_symmetric = bool(np.allclose(weights, weights.T, rtol=0, atol=1e-12))
+assert not weights_symmetric
 largest_asymmetry = np.abs(weights - weights.T).max()
 diagonal_nonnegative = bool((np.diag(scores) >= 0).all())  # q_i . q_i = |q_i|^2
+assert diagonal_nonnegative
 favourite = weights.argmax(axis=1)  # (n,)
 self_favourites = int((favourite == np.arange(n)).sum())
 

@@ -18,25 +18,17 @@ V = X @ W_v  # (n, d_v): what each token hands over when it is picked
 
 scores = Q @ K.T  # (n, n): one raw score per (query token, key token) pair
 score_min, score_max = scores.min(), scores.max()
+out, weights = scaled_dot_product_attention(Q, K, V, return_weights=True)  # (n, d_v), (n, n)
 
-# The formula written out, then the library call that returns the weights too.
-weights_by_hand = softmax(scores / np.sqrt(d_k))  # (n, n)
-out_by_hand = weights_by_hand @ V                  # (n, d_v)
-out, weights = scaled_dot_product_attention(Q, K, V, return_weights=True)
-
-row_sums = weights.sum(axis=-1)
-same_as_by_hand = np.allclose(out, out_by_hand) and np.allclose(weights, weights_by_hand)
-# The library packages "project, then attend" as one head:
-head_out = attention_head(X, X, {"W_q": W_q, "W_k": W_k, "W_v": W_v})  # (n, d_v)
-same_as_head = bool(np.allclose(out, head_out))
+# The library agrees with the formula written out, and with "project, then attend" as one head.
+assert np.allclose(weights, softmax(scores / np.sqrt(d_k)))
+assert np.allclose(out, weights @ V)
+assert np.allclose(out, attention_head(X, X, {"W_q": W_q, "W_k": W_k, "W_v": W_v}))
+assert np.allclose(weights.sum(axis=-1), 1)  # every row of weights sums to 1
 
 print("X:", X.shape, " Q:", Q.shape, " K:", K.shape, " V:", V.shape)
 print("scores:\n", scores.round(2))
 print("smallest and largest score:", round(score_min, 2), round(score_max, 2))
 print("weights:\n", weights.round(3))
-print("row sums:", row_sums.round(12))
-print("out:", out.shape)
-print(out.round(3))
+print("out:\n", out.round(3))
 print("V[3]:", V[3].round(3))
-print("same as softmax(Q K^T / sqrt(d_k)) V by hand:", same_as_by_hand)
-print("same as attn.attention_head(X, X, projections):", same_as_head)

@@ -11,6 +11,7 @@ values = np.array([[10.0], [20.0], [30.0]])  # (n, d_v) with d_v = 1
 query = np.array([[0.5, 2.0]])  # (1, d_k): mostly "green", a little "red"
 out, weights = scaled_dot_product_attention(query, keys, values, return_weights=True)
 every_key_weighted = bool((weights > 0).all())
+assert every_key_weighted
 # In float64, exp(-x) rounds to exactly 0 once x passes this (half the smallest subnormal).
 underflow_gap = np.log(2) - np.log(np.finfo(np.float64).smallest_subnormal)
 

@@ -11,6 +11,7 @@ predicted = variance_q * variance_k           # Var(q . k) = d_k var_q var_k, di
 measured = scaled.var()
 standard_error = predicted * np.sqrt((2 + 6 / d_k) / n_pairs)  # as on this page, times var_q var_k
 within_3_standard_errors = bool(abs(measured - predicted) < 3 * standard_error)
+assert within_3_standard_errors
 
 print(f"d_k = {d_k}, component variances {variance_q} and {variance_k}")
 print(f"variance of q . k / sqrt(d_k): predicted {predicted}, measured {measured:.2f}")

@@ -24,6 +24,7 @@ for j in range(n):
     step = eps * np.eye(n)[j]
     numeric[:, j] = (softmax(z + step) - softmax(z - step)) / (2 * eps)
 fd_gap = np.abs(softmax_jacobian(softmax(z)) - numeric).max()
+assert fd_gap < 1e-8  # the Jacobian formula is right
 print(f"max |formula - finite difference|: {fd_gap:.8f}",
       f"(below 1e-8: {fd_gap < 1e-8})")
 
@@ -64,6 +65,7 @@ numeric_q = np.array([(loss(q0 + eps * e) - loss(q0 - eps * e)) / (2 * eps) for 
 J0 = softmax_jacobian(softmax(K0 @ q0 / np.sqrt(d_k)))
 formula_q = (J0.T @ g0) @ K0 / np.sqrt(d_k)  # (d_k,)
 fd_gap_q = np.abs(formula_q - numeric_q).max()
+assert fd_gap_q < 1e-8  # and so is dL/dq
 
 jac_unscaled, jac_scaled = np.array(jac["unscaled"]), np.array(jac["scaled"])
 frozen_unscaled = np.array(frozen["unscaled"])

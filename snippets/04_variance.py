@@ -32,6 +32,7 @@ top_unscaled, top_scaled = np.array(top_unscaled), np.array(top_scaled)
 # variance of n_pairs dot products has a relative standard error of sqrt((2 + 6 / d_k) / n_pairs).
 standard_error = np.sqrt((2 + 6 / d_ks) / n_pairs)  # (5,)
 within_3_standard_errors = bool(np.all(np.abs(ratio - 1) < 3 * standard_error))
+assert within_3_standard_errors
 
 # What a lead does to softmax: one key 5 above nine others takes most of the weight.
 lead = 5.0

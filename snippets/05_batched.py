@@ -36,14 +36,15 @@ for i in range(h):
     per_head.append(scaled_dot_product_attention(q, k, v))
 loop_out = np.concatenate(per_head, axis=-1) @ params["W_o"]  # (n, d_model)
 
+assert np.allclose(out, library_out) and np.allclose(weights, library_weights)  # by hand == the library
+assert np.allclose(library_out, loop_out)  # batched == one head at a time
+
 print("projections Q, K, V:", Q.shape, K.shape, V.shape)
 print("after split_heads:  ", Q_h.shape)
 print("scores:             ", scores.shape)
 print("heads:              ", heads.shape)
 print("concatenated:       ", concat.shape)
 print("out:                ", out.shape)
-print("by hand == multi_head_attention:", np.allclose(out, library_out), np.allclose(weights, library_weights))
-print("multi_head_attention == loop over heads:", np.allclose(library_out, loop_out))
 
 favourite = weights.argmax(axis=-1)  # (h, n): the key each token weights most, per head
 print("head 0 weights:\n", weights[0].round(3))

@@ -10,6 +10,7 @@ weights_bytes = [attention_weights_bytes(n, h, batch=1, layers=1, itemsize=items
 weights_mib = [b / 2**20 for b in weights_bytes]
 by_formula = [h * n * n * itemsize for h in head_counts]  # one (n, n) matrix per head
 formula_agrees = weights_bytes == by_formula
+assert formula_agrees
 
 # The projections do not depend on h: four (d_model, d_model) matrices, split into heads by columns.
 parameters = count_parameters(init_multi_head(np.random.default_rng(0), d_model))

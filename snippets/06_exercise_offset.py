@@ -12,9 +12,11 @@ offsets = range(smallest_offset, largest_offset + 1)
 gap = max(np.abs((pe[max(0, -k):n - max(0, k)] * pe[max(0, k):n - max(0, -k)]).sum(axis=1)
                  - np.cos(omega * k).sum()).max() for k in offsets)
 depends_on_offset_only = bool(gap < 1e-10)
+assert depends_on_offset_only
 
 norm_squared = (pe * pe).sum(axis=1)  # (n,)
 norm_squared_constant = bool(np.allclose(norm_squared, d_model / 2, rtol=0, atol=1e-12))
+assert norm_squared_constant
 half_width = d_model / 2
 pos, k = 10, 3
 ahead = (pe[pos] * pe[pos + k]).sum()   # the token k positions later

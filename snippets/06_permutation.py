@@ -22,6 +22,7 @@ largest_gap = np.abs(out_shuffled - out[perm]).max()  # rounding: sums taken in 
 bites_unchanged = np.allclose(out_shuffled[1], out[1])
 print("attention(X[perm]) == attention(X)[perm]:", equivariant)
 only_rounding = bool(largest_gap < 1e-12)
+assert equivariant and only_rounding and bites_unchanged
 print("largest difference below 1e-12:", only_rounding)
 print("'bites' gets the same vector in both sentences:", bites_unchanged)
 
@@ -30,4 +31,5 @@ mask = causal_mask(n)
 masked = multi_head_attention(X, X, params, h, mask)
 masked_shuffled = multi_head_attention(X[perm], X[perm], params, h, mask)
 equivariant_with_mask = np.allclose(masked_shuffled, masked[perm])
+assert not equivariant_with_mask
 print("with a causal mask:", equivariant_with_mask)

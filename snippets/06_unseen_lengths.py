@@ -7,6 +7,7 @@ train_len, test_len = 512, 2048  # say training never saw a position past 511
 
 pe = positional_encoding(test_len, d_model, base)  # (test_len, d_model): defined at every position
 bounded = bool(np.abs(pe).max() <= 1.0)
+assert bounded
 
 # PE[pos + k] is one fixed linear map of PE[pos], a rotation of each sin/cos pair by k * omega,
 # at positions seen in training and unseen ones alike.
@@ -16,6 +17,7 @@ sin, cos = pe[:-k, 0::2], pe[:-k, 1::2]                     # (test_len - k, d_m
 rotated_sin = sin * np.cos(k * omega) + cos * np.sin(k * omega)
 rotated_cos = cos * np.cos(k * omega) - sin * np.sin(k * omega)
 same_map_everywhere = bool(np.allclose(pe[k:, 0::2], rotated_sin) and np.allclose(pe[k:, 1::2], rotated_cos))
+assert same_map_everywhere
 
 # The slow pairs never complete a turn within the training length, so past it they take values
 # that training never showed the model.
