@@ -22,6 +22,7 @@ dot_weights, add_weights = softmax(dot_scores), softmax(add_scores)  # (n, n) ea
 rows_sum_to_one = bool(np.allclose(dot_weights.sum(1), 1) and np.allclose(add_weights.sum(1), 1))
 bound = np.abs(w).sum()                                     # |w . tanh(...)| <= sum |w|, at any width
 bounded = bool(np.abs(add_scores).max() <= bound)
+assert rows_sum_to_one and bounded
 
 # FLOPs of the part that grows with n^2 (2 per multiply-add), and the bytes of what each builds.
 dot_flops = 2 * n * n * d_k                                 # Q K^T

@@ -39,6 +39,7 @@ changed = x.copy()
 changed[:, -1] = rng.standard_normal((batch, d_model))
 out_changed, _ = causal_multi_head(changed, params["W_q"], params["W_k"], params["W_v"], params["W_o"], h)
 earlier_unchanged = bool(np.array_equal(out_changed[:, :-1], out[:, :-1]))
+assert matches and future_zero and earlier_unchanged
 
 print(f"x {x.shape} -> weights {weights.shape} -> out {out.shape}")
 print(f"same as attn.multi_head_attention (max difference <= 1e-12): {matches}")

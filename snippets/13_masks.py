@@ -21,6 +21,7 @@ fully_masked = ~left_mask.any(axis=-1)                    # (batch, n): rows wit
 default = scaled_dot_product_attention(q, k, v, mask=left_mask)  # the fast path, no weights kept
 rows_zero = bool(np.all(left_weights[fully_masked] == 0.0) and np.all(out[fully_masked] == 0.0)
                  and np.all(default[fully_masked] == 0.0))
+assert padded_keys_zero and rows_zero
 
 # The textbook softmax on the same row: exp(s - max s) / sum, where max s = -inf.
 row = np.full(n, -np.inf)

@@ -1,10 +1,14 @@
-"""The interview page keeps its shape: enough questions, short answers, each linked and checked.
+"""The interview page keeps its shape: enough questions, each answer folded, short, linked and checked.
 
 Each question of docs/13-interview-questions.md is a numbered ``###`` heading with an id of its own,
-listed in the page's index of questions; its answer (the prose up to the first folded block or the
-next heading) has three to five sentences, links to at least one other page at an anchor, and ties
-at least one number to a snippet. The sentence count is a heuristic (abbreviations such as
-"et al." are masked first); the tests below pin it on small cases.
+listed in the page's index of questions. Its answer sits in a closed fold (``??? success "Answer"``)
+right under the heading, so a reader can try first: three to six sentences that tie at least one
+number to a snippet, then a one-paragraph "A strong answer mentions:" checklist that links to the
+section teaching it (a page at an anchor), then the anchor ``{ #ID-answer }`` that a link uses to
+open the fold. Folds nested in the answer (the code) are not part of it. The "Spot the bug" cases
+are ``### Bug N · ...`` headings, each with a run block, its output, a tied consequence and a
+folded fix. The sentence count is a heuristic (abbreviations such as "et al." are masked first);
+the tests below pin it on small cases.
 """
 
 from __future__ import annotations
@@ -15,11 +19,16 @@ from pathlib import Path
 import pytest
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "13-interview-questions.md"
-MIN_QUESTIONS, MIN_SENTENCES, MAX_SENTENCES = 16, 3, 5
+MIN_QUESTIONS, MIN_SENTENCES, MAX_SENTENCES = 35, 3, 6
+MIN_BUGS = 8
+CHECKLIST = "**A strong answer mentions:**"
 
 _HEADING = re.compile(r"^### (?P<number>\d+)\. (?P<title>.+?) \{ #(?P<id>[a-z0-9-]+) \}\s*$")
+_BUG = re.compile(r"^### Bug (?P<number>\d+) · (?P<title>.+?) \{ #(?P<id>[a-z0-9-]+) \}\s*$")
+_FOLD = re.compile(r'^(?P<mark>\?\?\?\+?|!!!) (?P<kind>[a-z]+)(?: "(?P<title>[^"]*)")?\s*$')
 _TIE = re.compile(r"\{\{\s*(?P<doc>.+?)\s+(?P<op>[=@~])\s+(?P<ref>.+?)\s*\}\}")
 _LINK = re.compile(r"\[(?P<text>[^\]]*)\]\((?P<target>[^)]*)\)")
+_SECTION_LINK = re.compile(r"^\d\d-[a-z0-9-]+\.md#[a-z0-9-]+$")
 _ABBREVIATIONS = ("et al.", "e.g.", "i.e.", "vs.", "cf.")
 
 
@@ -36,37 +45,93 @@ def sentences(text: str) -> list[str]:
     return [p for p in parts if p.strip()]
 
 
-def questions(markdown: str) -> list[dict]:
-    """Each question: its number, title, id and answer (the prose before any folded block)."""
+def _sections(markdown: str, heading: re.Pattern) -> list[dict]:
+    """Each heading matching ``heading``, with the lines up to the next heading of any level."""
     found, current = [], None
     for line in markdown.splitlines():
-        heading = _HEADING.match(line)
-        if heading:
-            current = {**heading.groupdict(), "answer": [], "open": True}
+        match = heading.match(line)
+        if match:
+            current = {**match.groupdict(), "lines": []}
             found.append(current)
         elif line.startswith("#"):
             current = None
-        elif current is not None and current["open"]:
-            if re.match(r"^(\?\?\?\+?|!!!) ", line):
-                current["open"] = False
-            else:
-                current["answer"].append(line)
+        elif current is not None:
+            current["lines"].append(line)
+    return found
+
+
+def _prose(lines: list[str]) -> str:
+    """Lines of Markdown as one string of prose: display math and table rows left out."""
+    prose, in_math = [], False
+    for line in lines:
+        if line.strip() == "$$":
+            in_math = not in_math
+        elif not in_math and not line.lstrip().startswith("|"):
+            prose.append(line.strip().removeprefix("- "))
+    return " ".join(p for p in prose if p)
+
+
+def questions(markdown: str) -> list[dict]:
+    """Each question: number, title, id; the fold that opens it (None if the answer is not folded);
+    its answer (prose before the checklist), checklist and anchor (the fold's own ``{ #... }``)."""
+    found = _sections(markdown, _HEADING)
     for question in found:
-        lines = question.pop("answer")
-        question.pop("open")
-        prose, in_math = [], False
+        lines = question.pop("lines")
+        body_start = next((i for i, line in enumerate(lines) if line.strip()), len(lines))
+        first = lines[body_start] if body_start < len(lines) else ""
+        fold = _FOLD.match(first)
+        question["fold"] = fold["mark"] if fold and fold["title"] == "Answer" else None
+        answer, checklist, anchors, part = [], [], [], "answer"
+        for line in lines[body_start + 1 if question["fold"] else body_start :]:
+            inner = line[4:] if question["fold"] else line
+            if question["fold"] and line.strip() and not line.startswith("    "):
+                break  # the fold ended
+            if inner.startswith(" ") or _FOLD.match(inner):
+                part = "nested" if inner.strip() else part  # a fold inside the answer: the code
+                continue
+            if inner.startswith(CHECKLIST):
+                part = "checklist"
+            if re.fullmatch(r"\{ #[a-z0-9-]+ \}", inner.strip()):
+                anchors.append(inner.strip()[3:-2])
+                part = "after"
+                continue
+            if part == "answer":
+                answer.append(inner)
+            elif part == "checklist":
+                checklist.append(inner)
+        question["answer"] = _prose(answer)
+        question["checklist"] = _prose(checklist)
+        question["anchors"] = anchors
+    return found
+
+
+def bugs(markdown: str) -> list[dict]:
+    """Each "Spot the bug" case: number, id, its run block, whether a fold titled "The fix" follows,
+    and the prose between the output block and the fix."""
+    found = _sections(markdown, _BUG)
+    for bug in found:
+        lines = bug.pop("lines")
+        bug["runs"] = [m["name"] for line in lines if (m := re.match(r'^```python run="(?P<name>[^"]+)"', line))]
+        bug["has_output"] = any(line.strip() == "```output" for line in lines)
+        bug["fix_folded"] = any(re.match(r'^\?\?\? tip "The fix"\s*$', line) for line in lines)
+        prose, in_code = [], False
         for line in lines:
-            if line.strip() == "$$":
-                in_math = not in_math
-            elif not in_math and not line.lstrip().startswith("|"):
-                prose.append(line.strip().removeprefix("- "))
-        question["answer"] = " ".join(p for p in prose if p)
+            if line.startswith("```"):
+                in_code = not in_code
+            elif not in_code and not line.startswith(("    ", "???")):
+                prose.append(line)
+        bug["prose"] = _prose(prose)
     return found
 
 
 @pytest.fixture(scope="module")
-def page_questions() -> list[dict]:
-    return questions(PAGE.read_text(encoding="utf-8"))
+def page_text() -> str:
+    return PAGE.read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def page_questions(page_text) -> list[dict]:
+    return questions(page_text)
 
 
 def test_enough_questions_numbered_in_order_with_ids_of_their_own(page_questions):
@@ -76,14 +141,21 @@ def test_enough_questions_numbered_in_order_with_ids_of_their_own(page_questions
     assert len(set(ids)) == len(ids), f"ids used twice: {sorted({i for i in ids if ids.count(i) > 1})}"
 
 
-def test_the_index_of_questions_links_every_question_once(page_questions):
-    text = PAGE.read_text(encoding="utf-8")
-    index = text[: text.index("## ")]  # everything above the first section
+def test_the_index_of_questions_links_every_question_once(page_text, page_questions):
+    index = page_text[: page_text.index("\n## ")]  # everything above the first section
     for q in page_questions:
         assert index.count(f"](#{q['id']})") == 1, f"question {q['number']} (#{q['id']}) is not in the index once"
 
 
-def test_every_answer_has_three_to_five_sentences(page_questions):
+def test_every_answer_is_folded_closed_and_opened_by_its_own_anchor(page_text, page_questions):
+    not_folded = [q["number"] for q in page_questions if q["fold"] != "???"]
+    assert not_folded == [], f"answers not in a closed ??? fold right under the question: {not_folded}"
+    wrong = {q["number"]: q["anchors"] for q in page_questions if q["anchors"] != [f"{q['id']}-answer"]}
+    assert wrong == {}, f"answers without their one anchor {{ #ID-answer }}: {wrong}"
+    assert len(re.findall(r"\{ #[a-z0-9-]+-answer \}", page_text)) == len(page_questions)
+
+
+def test_every_answer_has_three_to_six_sentences(page_questions):
     wrong = {
         f"{q['number']}. {q['title']}": len(sentences(q["answer"]))
         for q in page_questions
@@ -92,14 +164,27 @@ def test_every_answer_has_three_to_five_sentences(page_questions):
     assert wrong == {}, f"answers outside {MIN_SENTENCES}-{MAX_SENTENCES} sentences: {wrong}"
 
 
-def test_every_answer_links_to_a_section_and_ties_a_computed_number(page_questions):
+def test_every_answer_ties_a_computed_number_and_its_checklist_links_to_a_section(page_questions):
     for q in page_questions:
-        targets = [m["target"] for m in _LINK.finditer(q["answer"])]
-        assert any(re.match(r"^\d\d-[a-z0-9-]+\.md#[a-z0-9-]+$", t) for t in targets), (
-            f"question {q['number']} links to no section at an anchor: {targets}"
-        )
         ties = [m["op"] for m in _TIE.finditer(q["answer"])]
         assert "=" in ties, f"question {q['number']} ties no computed number"
+        assert q["checklist"].startswith(CHECKLIST), f"question {q['number']} has no checklist"
+        assert len(sentences(q["checklist"])) <= 2, f"question {q['number']}: the checklist is not one line"
+        targets = [m["target"] for m in _LINK.finditer(q["checklist"])]
+        assert any(_SECTION_LINK.match(t) for t in targets), (
+            f"question {q['number']}: the checklist links to no section at an anchor: {targets}"
+        )
+
+
+def test_spot_the_bug_has_enough_cases_each_run_with_a_consequence_and_a_folded_fix(page_text):
+    cases = bugs(page_text)
+    assert len(cases) >= MIN_BUGS, f"{len(cases)} spot-the-bug cases, fewer than {MIN_BUGS}"
+    assert [int(b["number"]) for b in cases] == list(range(1, len(cases) + 1))
+    for b in cases:
+        assert len(b["runs"]) == 1 and b["has_output"], f"bug {b['number']}: not one run block with its output"
+        assert "=" in [m["op"] for m in _TIE.finditer(b["prose"])], f"bug {b['number']}: no checked consequence"
+        assert b["fix_folded"], f"bug {b['number']}: the fix is not folded"
+    assert len({b["runs"][0] for b in cases}) == len(cases), "two cases run the same snippet"
 
 
 @pytest.mark.parametrize(
@@ -117,12 +202,43 @@ def test_sentences_are_counted_as_a_reader_counts_them(text, count):
     assert len(sentences(text)) == count, sentences(text)
 
 
-def test_a_page_with_a_missing_piece_fails():
-    page = (
-        "## The mechanism\n\n### 1. A question? { #a }\n\nOne sentence only, no link.\n\n"
-        '??? example "code"\n    Hidden. Not. Counted. At. All. Here.\n'
-    )
+_GOOD = (
+    '### 1. A question? { #a }\n\n??? success "Answer"\n    One {{ 1 = x }}. Two. Three.\n\n'
+    '    ??? example "code"\n        Hidden. Not. Counted. At. All. Here.\n\n'
+    "    **A strong answer mentions:** this · that.\n"
+    "    Taught in [section 02](02-one-head-by-hand.md#step-1-scores).\n"
+    "    { #a-answer }\n"
+)
+
+
+def test_a_well_formed_question_is_read_in_its_parts():
+    (q,) = questions(_GOOD)
+    assert q["fold"] == "???" and q["anchors"] == ["a-answer"]
+    assert q["answer"] == "One {{ 1 = x }}. Two. Three."
+    assert q["checklist"].startswith(CHECKLIST) and "section 02" in q["checklist"]
+
+
+@pytest.mark.parametrize(
+    "page, broken",
+    [
+        ("### 1. A question? { #a }\n\nOne sentence only, no link.\n", "fold"),
+        (_GOOD.replace('??? success "Answer"', '???+ success "Answer"'), "fold"),
+        (_GOOD.replace("    { #a-answer }\n", ""), "anchors"),
+        (_GOOD.replace("**A strong answer mentions:**", "Mentions:"), "checklist"),
+    ],
+)
+def test_a_question_with_a_missing_piece_is_caught(page, broken):
     (q,) = questions(page)
-    assert q["answer"] == "One sentence only, no link."
-    assert len(sentences(q["answer"])) == 1
-    assert not _LINK.search(q["answer"]) and not _TIE.search(q["answer"])
+    if broken == "fold":
+        assert q["fold"] != "???"
+    elif broken == "anchors":
+        assert q["anchors"] == []
+    else:
+        assert not q["checklist"].startswith(CHECKLIST)
+
+
+def test_a_bug_without_a_folded_fix_or_a_tie_is_caught():
+    page = '### Bug 1 · Masks { #bug-a }\n\n```python run="x.py"\n```\n\n```output\n1\n```\n\nIt leaks.\n'
+    (b,) = bugs(page)
+    assert b["runs"] == ["x.py"] and b["has_output"]
+    assert not b["fix_folded"] and not _TIE.search(b["prose"])

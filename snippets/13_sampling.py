@@ -1,0 +1,49 @@
+import matplotlib.pyplot as plt
+import numpy as np
+
+from attn import softmax
+
+logits = np.array([3.0, 2.5, 2.0, 1.0, 0.5, 0.0, -1.0, -2.0])  # (V,): one step's scores, V = 8
+
+
+def top_k(p, k):
+    """Keep the k most probable tokens and renormalise: (V,) -> (V,)."""
+    keep = np.argsort(p)[::-1][:k]
+    q = np.zeros_like(p)
+    q[keep] = p[keep]
+    return q / q.sum()
+
+
+def top_p(p, top):
+    """Keep the fewest most probable tokens whose mass reaches top, renormalised: (V,) -> (V,)."""
+    order = np.argsort(p)[::-1]
+    kept = order[: np.searchsorted(np.cumsum(p[order]), top) + 1]
+    q = np.zeros_like(p)
+    q[kept] = p[kept]
+    return q / q.sum()
+
+
+p = softmax(logits)
+cold, hot = softmax(logits / 0.5), softmax(logits / 2.0)
+k3, p90 = top_k(p, 3), top_p(p, 0.9)
+top_k_mass = np.sort(p)[::-1][:3].sum()      # what top-k = 3 keeps of the mass
+top_p_kept = int((p90 > 0).sum())
+rng = np.random.default_rng(0)
+draws = rng.choice(len(p), size=20_000, p=p90)
+outside = float(np.isin(draws, np.flatnonzero(p90 == 0)).mean())
+assert outside == 0.0 and np.isclose(k3.sum(), 1) and np.isclose(p90.sum(), 1)
+
+print("p at T = 1:  ", p.round(3))
+print(f"top token: {p.max():.3f} at T = 1, {cold.max():.3f} at T = 0.5, {hot.max():.3f} at T = 2")
+print(f"top-k = 3 keeps {top_k_mass:.3f} of the mass; top-p = 0.9 keeps {top_p_kept} tokens")
+print("after top-p:", p90.round(3))
+
+fig, axes = plt.subplots(1, 4, figsize=(10, 2.8), sharey=True, layout="constrained")
+panels = [("T = 1", p), ("T = 0.5", cold), ("top-k, k = 3", k3), ("top-p, p = 0.9", p90)]
+for ax, (title, dist) in zip(axes, panels, strict=True):
+    ax.bar(np.arange(len(dist)), dist, color="#3f51b5")
+    ax.set_title(title)
+    ax.set_xticks(np.arange(len(dist)))
+    ax.set_xlabel("token (most probable first)")
+axes[0].set_ylabel("probability")
+fig.savefig("sampling.svg")
