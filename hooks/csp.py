@@ -33,7 +33,8 @@ from mkdocs.plugins import event_priority
 
 # An inline script the browser runs: no src, and a JavaScript type (or none).
 _INLINE_SCRIPT = re.compile(r"<script(?![^>]*\ssrc=)((?:\s[^>]*)?)>(.*?)</script>", re.DOTALL | re.IGNORECASE)
-_DATA_TYPE = re.compile(r"""\stype=["']?(?!module|text/javascript|application/javascript)""", re.IGNORECASE)
+_TYPE = re.compile(r"""\stype=["']?([^"'\s>]*)""", re.IGNORECASE)
+_SCRIPT_TYPES = {"", "module", "text/javascript", "application/javascript"}
 _META = re.compile(r'<meta http-equiv="Content-Security-Policy" content="[^"]*">\n?')
 _HEAD = re.compile(r"<head>\s*(<meta charset=[^>]*>\s*)?", re.IGNORECASE)
 
@@ -45,7 +46,8 @@ def inline_script_hashes(html: str) -> set[str]:
     """CSP source expressions (``'sha256-...'``) of every inline script ``html`` would run."""
     hashes = set()
     for attributes, body in _INLINE_SCRIPT.findall(html):
-        if _DATA_TYPE.search(attributes):  # application/json and the like: data, never run
+        kind = _TYPE.search(attributes)
+        if kind and kind[1].lower() not in _SCRIPT_TYPES:  # application/json and the like: data, never run
             continue
         digest = base64.b64encode(hashlib.sha256(body.encode("utf-8")).digest()).decode("ascii")
         hashes.add(f"'sha256-{digest}'")

@@ -190,3 +190,142 @@ def test_the_math_font_covers_the_pages_a_dirty_rebuild_did_not_write(dirty):
     kept = set().union(*mathfont._characters.values())
     assert "γ" in kept and "α" not in kept
     assert ("β" in kept) == dirty
+
+
+def _body(latex: str) -> str:
+    """The MathML inside ``<mrow>`` of an inline formula, as the site writes it."""
+    from mdmathml import to_mathml
+
+    return re.fullmatch(r'<math [^>]*><mrow>(.*)</mrow></math>', to_mathml(latex))[1]
+
+
+FA, THIN = "<mo>&#x2061;</mo>", '<mspace width="0.1667em" />'
+
+
+@pytest.mark.parametrize("latex, expected", [
+    # TeX spaces an operator name by a thin space from an ordinary symbol on either side, by none
+    # from a bracket or another operator; MathML marks it applied with U+2061.
+    ("\\log p", f"<mi>log</mi>{FA}{THIN}<mi>p</mi>"),
+    ("r \\log r", f"<mi>r</mi>{THIN}<mi>log</mi>{FA}{THIN}<mi>r</mi>"),
+    ("-\\log p", f"<mo>&#x02212;</mo><mi>log</mi>{FA}{THIN}<mi>p</mi>"),
+    ("\\log(x)", f'<mi>log</mi>{FA}<mo stretchy="false">&#x00028;</mo><mi>x</mi><mo stretchy="false">&#x00029;</mo>'),
+    ("\\max(a)", f'<mi>max</mi>{FA}<mo stretchy="false">&#x00028;</mo><mi>a</mi><mo stretchy="false">&#x00029;</mo>'),
+    ("\\max_j s", f"<msub><mi>max</mi><mi>j</mi></msub>{FA}{THIN}<mi>s</mi>"),
+    ("a = \\min b", f"<mi>a</mi><mo>&#x0003D;</mo><mi>min</mi>{FA}{THIN}<mi>b</mi>"),
+    ("a\\,\\log b", f'<mi>a</mi><mspace width="0.167em" /><mi>log</mi>{FA}{THIN}<mi>b</mi>'),
+    ("\\log", "<mi>log</mi>"),  # applied to nothing
+    ("\\mathrm{softmax}(x)", '<mrow><mi mathvariant="normal">softmax</mi></mrow><mo stretchy="false">&#x00028;</mo>'
+                             '<mi>x</mi><mo stretchy="false">&#x00029;</mo>'),  # not one of TeX's names
+])
+def test_named_functions_are_applied_and_spaced_as_tex_spaces_them(latex, expected):
+    assert _body(latex) == expected
+
+
+def test_a_negative_thin_space_is_a_margin_chromium_applies():
+    body = _body("a\\!b")
+    assert body == '<mi>a</mi><mspace style="margin-inline-start: -0.1667em" /><mi>b</mi>'
+    assert "negativethinmathspace" not in _markdown("$$\\mathrm{softmax}\\!\\left(\\frac{a}{b}\\right)$$")
+
+
+@pytest.fixture(scope="module")
+def csp():
+    return _load("csp")
+
+
+def test_the_policy_hashes_exactly_the_inline_scripts_that_run(csp):
+    import base64
+    import hashlib
+
+    html = ('<script>var a = 1;</script><script src="x.js"></script><script type="application/json">{"b": 2}</script>'
+            '<script type="module">import("./y.js")</script>')
+    expected = {f"'sha256-{base64.b64encode(hashlib.sha256(body.encode()).digest()).decode()}'"
+                for body in ("var a = 1;", 'import("./y.js")')}
+    assert csp.inline_script_hashes(html) == expected
+
+
+def test_the_policy_allows_the_site_itself_and_nothing_else(csp):
+    policy = csp.policy({"'sha256-b'", "'sha256-a'"})
+    directives = dict(d.split(" ", 1) for d in policy.split("; "))
+    assert directives["default-src"] == "'self'"
+    assert directives["script-src"] == "'self' 'sha256-a' 'sha256-b'"  # sorted: the same bytes every build
+    assert directives["object-src"] == "'none'"
+    assert "http" not in policy and "*" not in policy and "unsafe-eval" not in policy
+    assert "unsafe-inline" not in directives["script-src"]
+
+
+def test_the_policy_is_the_first_thing_in_the_head_and_replaces_an_older_one(csp):
+    page = '<html>\n<head>\n<meta charset="utf-8">\n<script>x()</script></head></html>'
+    once = csp.with_policy(page, "default-src 'self'")
+    assert once.index("Content-Security-Policy") < once.index("<script>")
+    assert once.index('<meta charset="utf-8">') < once.index("Content-Security-Policy")
+    again = csp.with_policy(once, "default-src 'none'")
+    assert again.count("Content-Security-Policy") == 1 and "'none'" in again
+
+
+def test_every_built_page_gets_the_sites_policy_but_a_served_one_does_not(csp, tmp_path):
+    from types import SimpleNamespace
+
+    (tmp_path / "a").mkdir()
+    (tmp_path / "index.html").write_text("<html><head><script>one()</script></head></html>", encoding="utf-8")
+    (tmp_path / "a" / "index.html").write_text("<html><head><script>two()</script></head></html>", encoding="utf-8")
+    config = SimpleNamespace(site_dir=str(tmp_path))
+    csp.on_startup(command="serve", dirty=False)
+    csp.on_post_build(config)
+    assert "Content-Security-Policy" not in (tmp_path / "index.html").read_text(encoding="utf-8")
+    csp.on_startup(command="build", dirty=False)
+    csp.on_post_build(config)
+    policies = {re.search(r'content="([^"]*)"', p.read_text(encoding="utf-8"))[1] for p in tmp_path.rglob("*.html")}
+    assert len(policies) == 1  # one policy: instant navigation keeps the first page's
+    assert len(re.findall(r"'sha256-", policies.pop())) == 2
+
+
+@pytest.fixture(scope="module")
+def pagemeta():
+    return _load("pagemeta")
+
+
+def test_only_a_page_with_a_source_in_docs_keeps_its_edit_link(pagemeta, tmp_path):
+    from types import SimpleNamespace
+
+    docs, cache = tmp_path / "docs", tmp_path / ".cache"
+    docs.mkdir()
+    cache.mkdir()
+    (docs / "a.md").write_text("# A\n", encoding="utf-8")
+    (cache / "n.ipynb").write_text("{}", encoding="utf-8")
+
+    def page(path, generated_by=None):
+        file = SimpleNamespace(src_uri=Path(path).name if path else "v.md", abs_src_path=str(path) if path else None,
+                               generated_by=generated_by)
+        return SimpleNamespace(file=file, edit_url="https://example.org/edit/x", meta={"description": "d"})
+
+    written, notebook, generated = page(docs / "a.md"), page(cache / "n.ipynb"), page(None, "snipcheck")
+    for p in (written, notebook, generated):
+        pagemeta.on_page_context({}, p, SimpleNamespace(docs_dir=str(docs)), None)
+    assert written.edit_url == "https://example.org/edit/x"
+    assert notebook.edit_url is None and generated.edit_url is None
+
+
+def test_the_offline_build_has_no_instant_navigation(offline):
+    from types import SimpleNamespace
+
+    features = ["navigation.instant", "navigation.instant.progress", "content.code.annotate"]
+    for enabled, expected in [(True, ["content.code.annotate"]), (False, features)]:
+        plugin = SimpleNamespace(config=SimpleNamespace(enabled=enabled))
+        config = SimpleNamespace(extra={}, plugins={"material/offline": plugin}, theme={"features": list(features)})
+        assert offline.on_config(config).theme["features"] == expected
+
+
+def test_a_social_card_is_a_1200_by_630_png_the_same_words_give_the_same_bytes(tmp_path):
+    import io
+
+    from PIL import Image
+
+    socialcard = _load("socialcard")
+    first = socialcard.cached_card(tmp_path, "Site", "04 Why scale by √d_k", "Why scores are divided. " * 8)
+    assert socialcard.draw_card("Site", "04 Why scale by √d_k", "Why scores are divided. " * 8) == first
+    assert len(list(tmp_path.glob("*.png"))) == 1  # kept: a warm build draws none
+    with Image.open(io.BytesIO(first)) as image:
+        assert image.format == "PNG" and image.size == (1200, 630)
+        assert len(image.getcolors(256)) > 2  # words drawn on the background, not a blank card
+    assert socialcard.cached_card(tmp_path, "Site", "Another title", "") != first
+    assert socialcard.card_path("notebooks/01-x.ipynb") == "assets/social/notebooks/01-x.png"
