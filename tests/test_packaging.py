@@ -288,7 +288,8 @@ def test_every_action_is_pinned_to_a_commit_and_keeps_no_credentials(workflow):
         line = next(line for line in lines if ref in line)
         assert re.search(r"#\s*v\d+(\.\d+)*\s*$", line), f"{workflow.name}: {ref} names no release tag in a comment"
         if action == "actions/checkout":
-            assert step.get("with", {}).get("persist-credentials") is False, f"{workflow.name}: checkout keeps credentials"
+            kept = step.get("with", {}).get("persist-credentials")
+            assert kept is False, f"{workflow.name}: checkout keeps credentials"
 
 
 def test_zizmor_finds_nothing_in_the_workflows_and_dependabot():
@@ -315,8 +316,8 @@ def test_zizmor_fails_on_an_unpinned_action_that_keeps_credentials(tmp_path):
 
 def test_dependabot_updates_pip_npm_and_the_actions():
     path = ROOT / ".github" / "dependabot.yml"
-    result = subprocess.run([sys.executable, "-m", "check_jsonschema", "--builtin-schema", "vendor.dependabot", str(path)],
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run([sys.executable, "-m", "check_jsonschema", "--builtin-schema", "vendor.dependabot",
+                             str(path)], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
     updates = {u["package-ecosystem"]: u for u in yaml.safe_load(path.read_text(encoding="utf-8"))["updates"]}
     assert set(updates) == {"pip", "npm", "github-actions"}
@@ -353,6 +354,6 @@ def test_citation_cff_is_valid_citation_file_format(tmp_path, broken, ok):
     if broken is not None:
         path = tmp_path / "CITATION.cff"
         path.write_text(broken, encoding="utf-8")
-    result = subprocess.run([sys.executable, "-m", "check_jsonschema", "--builtin-schema", "vendor.citation-file-format",
-                             str(path)], capture_output=True, text=True, timeout=120)
+    result = subprocess.run([sys.executable, "-m", "check_jsonschema", "--builtin-schema",
+                             "vendor.citation-file-format", str(path)], capture_output=True, text=True, timeout=120)
     assert (result.returncode == 0) is ok, result.stdout + result.stderr
