@@ -16,6 +16,11 @@ The policy (a ``<meta http-equiv>`` at the top of each page's ``<head>``, before
   notebook's figures are ``data:`` images;
 - ``object-src 'none'``, ``base-uri 'self'``.
 
+The offline build (file://, Material's offline plugin) allows inline scripts as such instead of by
+hash: its search runs in an iframe (the iframe-worker shim) whose inline script names the search
+worker by its address on the reader's disk, which no build can know. Everything else, and the
+rule that nothing comes from another host, is the same.
+
 ``mkdocs serve`` writes no policy: its live reload injects an inline script into every page it
 serves. The hashes are collected in ``on_post_build`` from the HTML files as written (a ``--dirty`` rebuild
 keeps pages it did not rebuild), and every page gets the same policy; tests/gates/test_browser.py
@@ -54,9 +59,13 @@ def inline_script_hashes(html: str) -> set[str]:
     return hashes
 
 
-def policy(hashes: set[str]) -> str:
-    """The policy, with ``hashes`` allowed as inline scripts (sorted: the same site, the same bytes)."""
-    script = " ".join(["script-src 'self'", *sorted(hashes)])
+def policy(hashes: set[str], any_inline_script: bool = False) -> str:
+    """The policy, with ``hashes`` allowed as inline scripts (sorted: the same site, the same bytes),
+    or with every inline script allowed (``any_inline_script``: the offline build)."""
+    if any_inline_script:
+        script = "script-src 'self' 'unsafe-inline'"
+    else:
+        script = " ".join(["script-src 'self'", *sorted(hashes)])
     return "; ".join([BASE_POLICY[0], script, *BASE_POLICY[1:]])
 
 
@@ -68,6 +77,13 @@ def with_policy(html: str, content: str) -> str:
 
 
 _serving = False
+
+
+def _offline_build(config) -> bool:
+    """Whether Material's offline plugin is on (the build read from file://)."""
+    plugins = getattr(config, "plugins", None) or {}
+    plugin = next((p for name, p in plugins.items() if name.split("/")[-1] == "offline"), None)
+    return bool(plugin and plugin.config.enabled)
 
 
 def on_startup(command, dirty):
@@ -82,7 +98,7 @@ def on_post_build(config):
     pages = sorted(Path(config.site_dir).rglob("*.html"))
     texts = {path: path.read_text(encoding="utf-8") for path in pages}
     hashes = set().union(*(inline_script_hashes(text) for text in texts.values()))
-    content = policy(hashes)
+    content = policy(hashes, any_inline_script=_offline_build(config))
     for path, text in texts.items():
         if not _HEAD.search(text):
             continue  # not a page (an HTML fragment a plugin copied)

@@ -253,6 +253,13 @@ def test_the_policy_allows_the_site_itself_and_nothing_else(csp):
     assert "unsafe-inline" not in directives["script-src"]
 
 
+def test_the_offline_build_allows_inline_scripts_but_still_no_other_host(csp):
+    policy = csp.policy({"'sha256-a'"}, any_inline_script=True)
+    directives = dict(d.split(" ", 1) for d in policy.split("; "))
+    assert directives["script-src"] == "'self' 'unsafe-inline'"  # a hash beside it would switch unsafe-inline off
+    assert directives["default-src"] == "'self'" and "http" not in policy
+
+
 def test_the_policy_is_the_first_thing_in_the_head_and_replaces_an_older_one(csp):
     page = '<html>\n<head>\n<meta charset="utf-8">\n<script>x()</script></head></html>'
     once = csp.with_policy(page, "default-src 'self'")

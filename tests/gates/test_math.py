@@ -190,7 +190,8 @@ def test_function_names_and_negative_thin_spaces_are_spaced_as_tex_spaces_them(b
     off = {latex for latex, _, _, tex in SPACINGS
            if raw[latex] is not None and abs(raw[latex] - tex) > SPACING_TOLERANCE_EM}
     assert off >= {r"\log p", r"\max(a, b)", r"a\!b"}, f"latex2mathml alone is right already: {raw}"
-    print("\n" + "; ".join(f"{latex}: {site[latex]:+.3f} em (latex2mathml alone {raw[latex]:+.3f})"
+    alone = {latex: "no such tokens" if raw[latex] is None else f"{raw[latex]:+.3f} em" for latex in raw}
+    print("\n" + "; ".join(f"{latex}: {site[latex]:+.3f} em (latex2mathml alone: {alone[latex]})"
                            for latex, *_ in SPACINGS))
 
 
