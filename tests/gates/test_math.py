@@ -142,7 +142,7 @@ SPACINGS = [
     (r"\log p", "log", "p", 1 / 6),
     (r"r \log r", "r", "log", 1 / 6),
     (r"\max(a, b)", "max", "(", 0.0),
-    (r"\max_j s", "j", "s", 1 / 6),
+    (r"\max_j s", "j", "s", 1 / 6 + 0.05),  # and TeX's \scriptspace (0.5 pt) after a subscript
     (r"\mathrm{softmax}\!\left(\frac{a}{b}\right)", "softmax", "(", -1 / 6),
     (r"a\!b", "a", "b", -1 / 6),
 ]
