@@ -11,14 +11,15 @@ AXE := tests/gates/node_modules/axe-core/axe.min.js
 
 OFFLINE_ZIP := downloads/attention-computed-offline.zip
 
-.PHONY: serve test build offline publish check accept bench measure reading properdocs browser clean
+.PHONY: serve test build offline publish check accept bench measure reading properdocs browser lock clean
 
 # requirements.lock pins every package the site and the tests need (toolchain/requirements*.txt are
-# the direct ones); then attn (./pyproject.toml) and the toolchain (toolchain/, the snipcheck plugin)
-# are installed editable from this checkout, with the pinned build backends.
+# the direct ones), each with the hashes of the files the package registry serves: pip installs
+# nothing else (--require-hashes). Then attn (./pyproject.toml) and the toolchain (toolchain/, the
+# snipcheck plugin) are installed editable from this checkout, with the pinned build backends.
 $(STAMP): pyproject.toml requirements.lock toolchain/pyproject.toml
 	$(PYTHON) -m venv --clear $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.lock
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes -r requirements.lock
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e . -e ./toolchain
 	touch $(STAMP)
 
@@ -81,6 +82,18 @@ browser:
 $(AXE): tests/gates/package.json tests/gates/package-lock.json
 	cd tests/gates && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
+
+# requirements.lock again from toolchain/requirements*.txt, after a direct pin changed (or a merge
+# touched the lock: take either side of it, then make lock). uv (pinned in the lock) resolves for
+# this environment's Python, keeping every version the lock already pins unless a direct pin moved
+# it, and writes the hashes of every file PyPI serves for each version; the index is named here
+# so that a local pip or uv configuration (mirrors, find-links) cannot change a hash. The lock is
+# written from scratch, so a package nothing needs any more leaves it.
+lock: $(STAMP)
+	env -u UV_INDEX -u UV_EXTRA_INDEX_URL -u UV_FIND_LINKS -u UV_CONSTRAINT -u UV_OVERRIDE \
+	  $(BIN)/uv pip compile --quiet --generate-hashes --python $(BIN)/python --no-config \
+	  --default-index https://pypi.org/simple --custom-compile-command "make lock" \
+	  --output-file requirements.lock toolchain/requirements.txt toolchain/requirements-test.txt
 
 clean:
 	rm -rf site site-offline .cache test-artifacts

@@ -39,10 +39,18 @@ def remote_fetches(html: str) -> list[str]:
     return [url for _, _, url in remote_html_fetches(html)]
 
 
+def offline_build(config) -> bool:
+    """Whether Material's offline plugin is on (the build for reading from file://)."""
+    plugin = next((p for name, p in config.plugins.items() if name.split("/")[-1] == "offline"), None)
+    return bool(plugin and plugin.config.enabled)
+
+
 @event_priority(-50)  # after the plugins' own on_config (the offline plugin adds its shim there)
 def on_config(config):
     if config.extra.get("polyfills"):
         config.extra["polyfills"] = local_polyfills(list(config.extra["polyfills"]))
+    if offline_build(config):  # file:// has no fetch for instant navigation: every link loads its page
+        config.theme["features"] = [f for f in config.theme["features"] if not f.startswith("navigation.instant")]
     return config
 
 

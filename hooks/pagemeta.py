@@ -8,11 +8,16 @@ have no front matter of their own, so they get one here, unless they already hav
 - each notebook page (``notebooks/STEM.ipynb``) is described from the written page it comes from
   (``STEM.md``), whose title it names;
 - the verification page gets a fixed sentence.
+
+A generated page also has no source in the repository, so it gets no "Edit this page" link: a
+page keeps its ``edit_url`` only when its file is one of ``docs_dir``'s own (the notebooks are
+read from the checker's cache, the verification page from memory).
 """
 
 from __future__ import annotations
 
 import posixpath
+from pathlib import Path
 
 from mkdocs.plugins import event_priority
 
@@ -48,8 +53,17 @@ def on_files(files, config):
     return files
 
 
+def has_source(file, docs_dir: str) -> bool:
+    """Whether ``file`` is a file of ``docs_dir`` (a page a contributor edits), not a generated one."""
+    if file.generated_by is not None or not file.abs_src_path:
+        return False
+    return Path(file.abs_src_path).resolve().is_relative_to(Path(docs_dir).resolve())
+
+
 def on_page_context(context, page, config, nav):
     # Every page has been read by now (titles and front matter are known); templates render next.
+    if not has_source(page.file, config.docs_dir):
+        page.edit_url = None
     if not page.meta.get("description") and _files is not None:
         description = generated_description(page.file.src_uri, _files)
         if description:

@@ -68,6 +68,14 @@ FIGURES_JS = """() => Array.from(document.querySelectorAll('article img[src*="fi
   return {src: img.getAttribute("src"), background: style.backgroundColor, opacity: style.opacity};
 })"""
 
+# Every Content-Security-Policy violation the browser reports (the page's policy refusing a
+# script, style, image, font or connection), from before the page's own scripts run.
+CSP_LISTENER_JS = """(() => { window.__cspViolations = [];
+  document.addEventListener("securitypolicyviolation", (e) => window.__cspViolations.push(e.effectiveDirective
+    + " refused " + (e.blockedURI || "inline") + " (" + (e.sourceFile || "") + ":" + e.lineNumber + ")"));
+})()"""
+CSP_RECORD_JS = "() => window.__cspViolations || []"
+
 AXE_RUN_JS = """async () => {
   const result = await axe.run(document, {resultTypes: ["violations"]});
   return result.violations.map((v) => ({id: v.id, impact: v.impact, help: v.help, helpUrl: v.helpUrl,
@@ -95,6 +103,7 @@ class Visit:
     requests: list[str] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
     console_errors: list[str] = field(default_factory=list)
+    csp_violations: list[str] = field(default_factory=list)
     images: list[dict] = field(default_factory=list)
     prose: str = ""
     math: list[dict] = field(default_factory=list)
@@ -129,6 +138,7 @@ class _Recorder:
         context.on("requestfailed", lambda r: visit.failed.append(f"{r.url} ({r.failure})"))
         context.on("response", self._response)
         context.route("**/*", self._route)
+        watch_csp(context)
 
     def _local(self, url: str) -> bool:
         return url.startswith(LOCAL_SCHEMES) or urlsplit(url).netloc == self.host
@@ -147,11 +157,23 @@ class _Recorder:
             route.abort("blockedbyclient")
 
 
+def watch_csp(context) -> None:
+    """Record every policy violation in the pages ``context`` opens (read with ``csp_violations``)."""
+    context.add_init_script(CSP_LISTENER_JS)
+
+
+def csp_violations(page) -> list[str]:
+    """The policy violations the browser reported in ``page`` so far, and the console's own CSP messages."""
+    return list(page.evaluate(CSP_RECORD_JS))
+
+
 def _watch_console(page, visit: Visit, palette: str) -> None:
     page.on("console", lambda m: visit.console_errors.append(f"[{palette}] {m.text} ({m.location.get('url', '')}:"
                                                              f"{m.location.get('lineNumber', '')})")
             if m.type == "error" else None)
     page.on("pageerror", lambda e: visit.console_errors.append(f"[{palette}] uncaught: {e}"))
+    page.on("console", lambda m: visit.csp_violations.append(f"[{palette}] console: {m.text}")
+            if "Content Security Policy" in m.text else None)
 
 
 def _open(context, url: str, visit: Visit, palette: str, *, idle: bool = True):
@@ -167,7 +189,8 @@ def _open(context, url: str, visit: Visit, palette: str, *, idle: bool = True):
 
 
 def _axe(page) -> list[dict]:
-    page.add_script_tag(path=str(AXE_JS))
+    """axe-core's violations; axe was put on the page by an init script (``visit_page``), which runs
+    whatever the page's policy says: a script tag added here would be refused by it."""
     return page.evaluate(AXE_RUN_JS)
 
 
@@ -183,6 +206,8 @@ def visit_page(browser, base_url: str, host: str, page_path: str, axe: bool) -> 
     context = browser.new_context(viewport=DESKTOP, color_scheme="light", reduced_motion="reduce")
     try:
         _Recorder(context, host, visit)
+        if axe:
+            context.add_init_script(path=str(AXE_JS))
         page = _open(context, url, visit, "light")
         visit.images = page.evaluate(IMAGES_JS)
         visit.prose = page.evaluate(PROSE_JS)
@@ -208,6 +233,7 @@ def visit_page(browser, base_url: str, host: str, page_path: str, axe: bool) -> 
         path = SCREENSHOTS / f"{name}-desktop-dark.png"
         page.screenshot(path=str(path))  # the first screen: the full page is in the light screenshot
         visit.screenshots.append(path)
+        visit.csp_violations += [f"[desktop] {v}" for v in csp_violations(page)]
     finally:
         context.close()
 
@@ -217,6 +243,7 @@ def visit_page(browser, base_url: str, host: str, page_path: str, axe: bool) -> 
         _Recorder(context, host, visit)
         page = _open(context, url, visit, "phone", idle=False)
         visit.phone_overflow = page.evaluate(OVERFLOW_JS)
+        visit.csp_violations += [f"[phone] {v}" for v in csp_violations(page)]
         path = SCREENSHOTS / f"{name}-phone.png"
         page.screenshot(path=str(path), full_page=True)
         visit.screenshots.append(path)

@@ -68,6 +68,86 @@ def test_every_page_loads_without_console_errors(tour):
     print(f"\n{len(tour.visits)} pages visited (desktop light, desktop dark, phone): no console error")
 
 
+def test_no_page_violates_its_content_security_policy(tour):
+    """Every page's policy (hooks/csp.py) holds: nothing it refuses was tried, in any view."""
+    failures = [f"{v.page or '/'}: {e}" for v in tour.visits for e in v.csp_violations]
+    assert failures == [], _report(failures, "Content-Security-Policy violations")
+    print(f"\n{len(tour.visits)} pages: no Content-Security-Policy violation")
+
+
+def test_a_policy_violation_is_caught_by_the_tour(browser, server):
+    """The tour's record sees a violation: an inline script no page has, and an image from another
+    host, put into a real page. The browser refuses both, and the record names both."""
+    from browsertour import csp_violations, watch_csp
+
+    context = browser.new_context()
+    try:
+        watch_csp(context)
+        host = urlsplit(server.url).netloc
+        context.route("**/*", lambda route: route.continue_() if urlsplit(route.request.url).netloc == host
+                      else route.abort("blockedbyclient"))
+        page = context.new_page()
+        page.goto(server.url, wait_until="load")
+        assert csp_violations(page) == [], "the home page itself violates its policy"
+        page.evaluate("""() => { const s = document.createElement("script"); s.textContent = "window.injected = true;";
+                                 document.body.appendChild(s);
+                                 const img = document.createElement("img"); img.src = "https://other.example/x.png";
+                                 document.body.appendChild(img); }""")
+        page.wait_for_function("window.__cspViolations.length >= 2", timeout=5_000)
+        found = csp_violations(page)
+        assert page.evaluate("window.injected === undefined"), "the injected inline script ran"
+        assert any(v.startswith("script-src") and "inline" in v for v in found), found
+        assert any(v.startswith("img-src") and "other.example" in v for v in found), found
+    finally:
+        context.close()
+
+
+def test_instant_navigation_keeps_the_page_and_pages_with_their_own_scripts_load_whole(browser, server, site):
+    """A link between written pages swaps the content without reloading (Material's instant
+    navigation, online only), the site's script runs again there, and nothing breaks the policy;
+    a link to the verification page loads it whole, and its filter works."""
+    from browsertour import csp_violations, watch_csp
+
+    pages = [p for p in site.pages if markdown_source(p) is not None and p.strip("/")]
+    if "verification/" not in site.pages or not pages:
+        pytest.skip("no verification page or no written page yet")
+    from sitekit import TEST_SITE_URL
+
+    def sitemap_here(route) -> None:
+        """The sitemap as the published site serves it: its addresses are the site's own. (Material
+        navigates instantly only to a page the sitemap lists, taking from the page only the host,
+        so under the test server's port it would list none.)"""
+        response = route.fetch()
+        route.fulfill(response=response, body=response.text().replace(TEST_SITE_URL, server.url))
+
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        watch_csp(context)
+        context.route("**/sitemap.xml", sitemap_here)
+        page = context.new_page()
+        page.goto(server.url, wait_until="networkidle")
+        page.evaluate("window.__sameDocument = true")
+        target = pages[0].strip("/")
+        page.locator(f'a[href$="{target}/"]:visible').first.click()
+        page.wait_for_url(re.compile(re.escape(target) + "/$"), timeout=10_000)
+        page.wait_for_load_state("networkidle")
+        assert page.evaluate("window.__sameDocument === true"), f"the link to {target} reloaded the whole page"
+        assert page.locator("article h1").count() == 1
+        assert csp_violations(page) == []
+        page.locator('a[href$="verification/"]:visible').first.click()
+        page.wait_for_url(re.compile(r"verification/$"), timeout=10_000)
+        page.wait_for_load_state("load")
+        assert page.evaluate("window.__sameDocument === undefined"), "the verification page was swapped in, not loaded"
+        box = page.locator("#snipcheck-filter")
+        if box.count():
+            box.fill("0.")
+            page.wait_for_function("document.getElementById('snipcheck-count').textContent.length > 0", timeout=5_000)
+        assert csp_violations(page) == []
+        print(f"\ninstant navigation to {target} (same document); the verification page loaded whole, its filter works")
+    finally:
+        context.close()
+
+
 def test_no_request_fails(tour):
     failures = [f"{v.page or '/'}: {f}" for v in tour.visits for f in v.failed]
     assert failures == [], _report(failures, "failed requests")

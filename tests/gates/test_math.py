@@ -15,7 +15,11 @@ on their fonts. Checked in Debian's Chromium:
 - the same probes without the site's stylesheet (the site before it had the font and the alignment
   rules) fail, so the checks can fail;
 - on the real pages, every stretchy bracket that encloses a fraction is 1.5 times the font size
-  tall, and every aligned table cell is where its column says.
+  tall, and every aligned table cell is where its column says;
+- spacing as TeX means it, measured between the drawn glyphs: ``\\log p`` and ``\\max_j s`` have a
+  thin space (1/6 em) after the name, ``\\max(`` none before its bracket, ``a\\!b`` pulls b 1/6 em
+  towards a; latex2mathml's own output, measured the same way, is off (no space after ``log``, 5/18
+  em before the bracket, no negative space), so the check can fail.
 
 Chromium 156 stretches brackets even without a math font (the sum and the letters are what such a
 machine gets wrong); the bracket checks guard the site's CSS and font against breaking them.
@@ -131,6 +135,64 @@ def test_without_the_sites_stylesheet_the_probes_fail(browser, server):
     problems = [p for name in PROBES for p in layout_problems(name, measured[name])]
     assert any(p.startswith("cases") and "left-aligned" in p for p in problems), problems
     assert any(p.startswith("array") and "right-aligned" in p for p in problems), problems
+
+
+# (formula, the token before the gap, the token after it, the gap TeX gives, in em).
+SPACINGS = [
+    (r"\log p", "log", "p", 1 / 6),
+    (r"r \log r", "r", "log", 1 / 6),
+    (r"\max(a, b)", "max", "(", 0.0),
+    (r"\max_j s", "j", "s", 1 / 6 + 0.05),  # and TeX's \scriptspace (0.5 pt) after a subscript
+    (r"\mathrm{softmax}\!\left(\frac{a}{b}\right)", "softmax", "(", -1 / 6),
+    (r"a\!b", "a", "b", -1 / 6),
+]
+SPACING_TOLERANCE_EM = 0.04
+
+# The gap (in em of the formula's font size) between the first token whose text is `left` and the
+# first token after it whose text is `right`.
+GAP_JS = """([left, right]) => {
+  const math = document.querySelector("#spacing-probe math");
+  const tokens = Array.from(math.querySelectorAll("mi, mn, mo")).filter((e) => e.textContent.trim());
+  const a = tokens.findIndex((e) => e.textContent === left);
+  const b = tokens.findIndex((e, i) => i > a && e.textContent === right);
+  if (a < 0 || b < 0) return null;
+  const range = (e) => { const r = document.createRange(); r.selectNodeContents(e); return r.getBoundingClientRect(); };
+  return (range(tokens[b]).left - range(tokens[a]).right) / parseFloat(getComputedStyle(math).fontSize);
+}"""
+
+
+def _gaps(browser, server, render) -> dict[str, float]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(server.url, wait_until="load")
+        gaps = {}
+        for latex, left, right, _ in SPACINGS:
+            page.evaluate("(html) => { document.querySelector('article').innerHTML = "
+                          "'<p id=\"spacing-probe\">' + html + '</p>'; }", render(latex))
+            page.evaluate("document.fonts.ready.then(() => true)")
+            gaps[latex] = page.evaluate(GAP_JS, [left, right])
+        return gaps
+    finally:
+        context.close()
+
+
+def test_function_names_and_negative_thin_spaces_are_spaced_as_tex_spaces_them(browser, server):
+    from latex2mathml.converter import convert
+
+    site = _gaps(browser, server, lambda latex: replace_formulas(f'<span class="arithmatex">\\({latex}\\)</span>'))
+    raw = _gaps(browser, server, convert)
+    problems = [f"{latex!r}: {site[latex] if site[latex] is None else round(site[latex], 3)} em between {left!r} "
+                f"and {right!r}, TeX gives {tex:.3f}"
+                for latex, left, right, tex in SPACINGS
+                if site[latex] is None or abs(site[latex] - tex) > SPACING_TOLERANCE_EM]
+    assert problems == [], "\n".join(problems)
+    off = {latex for latex, _, _, tex in SPACINGS
+           if raw[latex] is not None and abs(raw[latex] - tex) > SPACING_TOLERANCE_EM}
+    assert off >= {r"\log p", r"\max(a, b)", r"a\!b"}, f"latex2mathml alone is right already: {raw}"
+    alone = {latex: "no such tokens" if raw[latex] is None else f"{raw[latex]:+.3f} em" for latex in raw}
+    print("\n" + "; ".join(f"{latex}: {site[latex]:+.3f} em (latex2mathml alone: {alone[latex]})"
+                           for latex, *_ in SPACINGS))
 
 
 def _math_pages(tour) -> list:

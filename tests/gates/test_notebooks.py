@@ -18,11 +18,13 @@ on every machine; a reader gets the newest releases instead.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
 import subprocess
 import sys
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -121,6 +123,18 @@ def reader_python(tmp_path_factory) -> Path:
     return bin_python
 
 
+@functools.cache
+def _pins_file() -> Path:
+    """requirements.lock's pins without their hashes, as a constraints file. With the hashes pip would
+    demand one for everything it installs, and the notebooks install attn from the site's own wheel."""
+    lock = (ROOT / "requirements.lock").read_text(encoding="utf-8")
+    pins = re.findall(r"^([A-Za-z0-9][A-Za-z0-9._-]*==[^\s\\]+)", lock, flags=re.MULTILINE)
+    assert len(pins) > 50, "requirements.lock pins too few packages"
+    path = Path(tempfile.mkdtemp(prefix="attention-computed-pins-")) / "constraints.txt"
+    path.write_text("\n".join(pins) + "\n", encoding="utf-8")
+    return path
+
+
 def _reader_env() -> dict[str, str]:
     """This environment without anything that points into the project, every install pinned.
 
@@ -129,7 +143,7 @@ def _reader_env() -> dict[str, str]:
     them) no notebook imports."""
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("PYTHON", "VIRTUAL_ENV", "PIP_CONSTRAINT", "PIP_COMPILE", "PIP_NO_COMPILE"))}
-    env["PIP_CONSTRAINT"] = str(ROOT / "requirements.lock")
+    env["PIP_CONSTRAINT"] = str(_pins_file())
     env["PIP_COMPILE"] = "0"
     env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep) if not p.startswith(str(ROOT)))
     return env

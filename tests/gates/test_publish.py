@@ -271,3 +271,50 @@ def test_generated_pages_are_described_from_the_page_they_come_from():
     assert hook.generated_description("notebooks/99-missing.ipynb", files) is None
     assert hook.generated_description("verification.md", files) == hook.VERIFICATION_DESCRIPTION
     assert hook.generated_description("10-training.md", files) is None  # a written page states its own
+
+
+def test_every_page_has_its_own_social_card(site):
+    """og:image names a 1200 x 630 PNG drawn for the page (hooks/socialcard.py), at the published address."""
+    from PIL import Image
+
+    problems, cards = [], set()
+    for page in site.pages:
+        head = _head(site.html(page))
+        where, image = page or "/", head.get("og:image") or ""
+        if not image.startswith(TEST_SITE_URL + "assets/social/") or not image.endswith(".png"):
+            problems.append(f"{where}: og:image is {image!r}")
+            continue
+        path = site.dir / image[len(TEST_SITE_URL):]
+        if not path.is_file():
+            problems.append(f"{where}: {image} is not in the site")
+            continue
+        with Image.open(path) as card:
+            if card.format != "PNG" or card.size != (1200, 630):
+                problems.append(f"{where}: {image} is a {card.format} of {card.size}")
+        if head.get("twitter:card") != "summary_large_image":
+            problems.append(f"{where}: twitter:card is {head.get('twitter:card')!r}")
+        cards.add(path.read_bytes())
+    assert problems == [], "\n".join(problems)
+    assert len(cards) == len(site.pages), "two pages share one card"
+    print(f"\n{len(cards)} social cards, one per page")
+
+
+def test_edit_this_page_only_where_the_page_has_a_source(site):
+    """The "Edit this page" link opens the page's Markdown in the repository; the generated pages
+    (the verification page, the notebooks) have no such source and no such link."""
+    repo = PUBLISH_ENV["REPO_URL"]  # the address the test builds are told the repository has
+    problems, linked = [], 0
+    for page in site.pages:
+        edits = [t.attrs.get("href") for t in parse_html(site.html(page)).tags
+                 if t.name == "a" and t.attrs.get("rel") == "edit"]
+        source = DOCS / (("index" if page == "" else page.rstrip("/")) + ".md")
+        if source.is_file():
+            expected = f"{repo.rstrip('/')}/edit/main/docs/{source.relative_to(DOCS).as_posix()}"
+            if edits != [expected]:
+                problems.append(f"{page or '/'}: edit links {edits}, expected [{expected!r}]")
+            linked += 1
+        elif edits:
+            problems.append(f"{page or '/'} is generated, but links to {edits}")
+    assert problems == [], "\n".join(problems)
+    assert linked and linked < len(site.pages), "no page with a source, or no generated one: the check checks nothing"
+    print(f"\n{linked} pages link to their source; {len(site.pages) - linked} generated pages do not")

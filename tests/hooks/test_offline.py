@@ -44,3 +44,13 @@ def test_nbconvert_mathjax_block_is_removed(offline):
         "<!-- End of mathjax configuration --></head>"
     )
     assert offline.on_post_page(html, _Page, None) == "<head></head>"
+
+
+def test_the_offline_build_has_no_instant_navigation(offline):
+    from types import SimpleNamespace
+
+    features = ["navigation.instant", "navigation.instant.progress", "content.code.annotate"]
+    for enabled, expected in [(True, ["content.code.annotate"]), (False, features)]:
+        plugin = SimpleNamespace(config=SimpleNamespace(enabled=enabled))
+        config = SimpleNamespace(extra={}, plugins={"material/offline": plugin}, theme={"features": list(features)})
+        assert offline.on_config(config).theme["features"] == expected

@@ -6,9 +6,14 @@
 - on the oldest Python and numpy attn claims (3.10, numpy 2.0), in a fresh virtual environment
   outside the repository, the wheel installs and attn's own tests pass (the ones that need nothing
   but attn, numpy and hypothesis);
-- requirements.lock pins every direct requirement of the toolchain at the same version;
+- requirements.lock pins every direct requirement of the toolchain at the same version, every pin
+  with its hashes, and set-up installs nothing without them;
 - the deploy workflow is valid against the GitHub workflow schema and publishes what
-  ``make publish`` builds.
+  ``make publish`` builds; the tests workflow runs ``.ci/run`` on pull requests and pushes; every
+  action is pinned to a commit and checks out without keeping credentials; zizmor finds nothing
+  in .github/; dependabot.yml is valid and covers pip, npm and the actions;
+- the licence: MIT for the code in both pyproject.toml files and the wheel's metadata (with the
+  licence text inside), CC BY 4.0 for the prose beside it, and CITATION.cff valid.
 """
 
 from __future__ import annotations
@@ -31,6 +36,9 @@ import yaml
 ROOT = Path(__file__).resolve().parents[2]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 WORKFLOW = ROOT / ".github" / "workflows" / "deploy.yml"
+CI_WORKFLOW = ROOT / ".github" / "workflows" / "ci.yml"
+WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
+PIN = re.compile(r"^(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)==(?P<version>\S+?)(?: \\)?$")
 FLOOR_PYTHON = "3.10"
 FLOOR_PACKAGES = ["numpy==2.0.*", "pytest==9.2.0", "hypothesis==6.168.5"]  # the newest of each for 3.10
 
@@ -51,13 +59,23 @@ def wheel(tmp_path_factory) -> Path:
     return path
 
 
-def _lock() -> dict[str, str]:
-    pins = {}
+def _lock_entries() -> dict[str, tuple[str, list[str]]]:
+    """requirements.lock as {normalised name: (version, hashes)}."""
+    entries, current = {}, None
     for line in (ROOT / "requirements.lock").read_text(encoding="utf-8").splitlines():
-        if line.strip() and not line.startswith("#"):
-            name, version = line.split("==")
-            pins[re.sub(r"[-_.]+", "-", name).lower()] = version.strip()
-    return pins
+        pin = PIN.match(line)
+        if pin:
+            current = re.sub(r"[-_.]+", "-", pin["name"]).lower()
+            entries[current] = (pin["version"], [])
+        elif line.strip().startswith("--hash=") and current:
+            entries[current][1].append(line.strip().removeprefix("--hash=").rstrip(" \\"))
+        elif line.strip() and not line.lstrip().startswith("#"):
+            raise AssertionError(f"requirements.lock: a line that is neither a pin, a hash nor a comment: {line!r}")
+    return entries
+
+
+def _lock() -> dict[str, str]:
+    return {name: version for name, (version, _) in _lock_entries().items()}
 
 
 def test_attn_needs_numpy_alone_and_python_3_10():
@@ -82,6 +100,10 @@ def test_the_wheel_holds_attn_and_its_metadata_only(wheel):
     assert sorted(n for n in names if n.startswith("attn/")) == sorted([*sources, "attn/py.typed"])  # PEP 561
     assert all(n.startswith(("attn/", f"attn-{version}.dist-info/")) for n in names), names
     assert metadata.get_all("Requires-Dist") == ["numpy>=2.0"]
+    assert metadata["License-Expression"] == "MIT"
+    assert metadata.get_all("License-File") == ["LICENSE"]
+    with zipfile.ZipFile(wheel) as archive:
+        assert archive.read(f"attn-{version}.dist-info/licenses/LICENSE") == (ROOT / "LICENSE").read_bytes()
     assert metadata["Requires-Python"] == f">={FLOOR_PYTHON}"
     assert stamps == {_downloads_hook().WHEEL_TIMESTAMP}
 
@@ -276,3 +298,154 @@ def test_a_broken_pyproject_fails_the_wheel_loudly(tmp_path):
     (tmp_path / "pyproject.toml").write_text('[project]\nname = "attn"\n', encoding="utf-8")
     with pytest.raises(Exception, match="version|attn"):
         _downloads_hook().build_wheel(tmp_path)
+
+
+def test_every_pin_of_the_lock_has_hashes_and_set_up_requires_them():
+    entries = _lock_entries()
+    assert len(entries) > 50, "requirements.lock pins too few packages"
+    unhashed = [name for name, (_, hashes) in entries.items() if not hashes]
+    assert unhashed == [], f"pinned without hashes: {unhashed}"
+    malformed = [h for _, hashes in entries.values() for h in hashes if not re.fullmatch(r"sha256:[0-9a-f]{64}", h)]
+    assert malformed == []
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    install = re.search(r"^\t.*pip install.*-r requirements\.lock.*$", makefile, re.MULTILINE)
+    assert install and "--require-hashes" in install[0], "set-up must install the lock with --require-hashes"
+    lock_rule = re.search(r"^lock:.*\n((?:\t.*\n)+)", makefile, re.MULTILINE)
+    assert lock_rule, "the Makefile has no lock target"
+    for part in (
+        "--generate-hashes",
+        "--default-index https://pypi.org/simple",
+        "toolchain/requirements.txt",
+        "toolchain/requirements-test.txt",
+        "--output-file requirements.lock",
+    ):
+        assert part in lock_rule[1], f"make lock lacks {part}"
+
+
+def _uses(workflow: Path) -> list[tuple[str, dict]]:
+    data = yaml.safe_load(workflow.read_text(encoding="utf-8"))
+    return [(step["uses"], step) for job in data["jobs"].values() for step in job.get("steps", []) if "uses" in step]
+
+
+def test_the_tests_workflow_runs_ci_on_pull_requests_and_pushes():
+    workflow = yaml.safe_load(CI_WORKFLOW.read_text(encoding="utf-8"))
+    triggers = workflow[True]  # YAML 1.1 reads the key `on` as true
+    assert "pull_request" in triggers and "push" in triggers
+    assert triggers["push"] is None or not triggers["push"].get("branches"), "every push, not some branches"
+    runs = [s.get("run", "") for job in workflow["jobs"].values() for s in job["steps"]]
+    assert "bash .ci/run" in runs
+    assert workflow["permissions"] == {"contents": "read"}
+    floor = next(r for r in runs if "python3.10" in r)
+    assert f"python{FLOOR_PYTHON}" in floor, "test_packaging needs Python 3.10 on the machine"
+    result = subprocess.run(
+        [sys.executable, "-m", "check_jsonschema", "--builtin-schema", "vendor.github-workflows", str(CI_WORKFLOW)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("workflow", WORKFLOWS, ids=lambda p: p.name)
+def test_every_action_is_pinned_to_a_commit_and_keeps_no_credentials(workflow):
+    uses = _uses(workflow)
+    assert uses, f"{workflow.name} uses no action"
+    lines = workflow.read_text(encoding="utf-8").splitlines()
+    for ref, step in uses:
+        action, _, commit = ref.partition("@")
+        assert re.fullmatch(r"[0-9a-f]{40}", commit), f"{workflow.name}: {ref} is not pinned to a full commit hash"
+        line = next(line for line in lines if ref in line)
+        assert re.search(r"#\s*v\d+(\.\d+)*\s*$", line), f"{workflow.name}: {ref} names no release tag in a comment"
+        if action == "actions/checkout":
+            kept = step.get("with", {}).get("persist-credentials")
+            assert kept is False, f"{workflow.name}: checkout keeps credentials"
+
+
+def test_zizmor_finds_nothing_in_the_workflows_and_dependabot():
+    zizmor = Path(sys.executable).with_name("zizmor")
+    assert zizmor.is_file(), f"{zizmor} is missing: zizmor is pinned in requirements.lock"
+    result = subprocess.run(
+        [str(zizmor), "--offline", "--no-progress", str(ROOT / ".github")], capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_zizmor_fails_on_an_unpinned_action_that_keeps_credentials(tmp_path):
+    """The check can fail: the deploy workflow as it was before its actions were pinned."""
+    zizmor = Path(sys.executable).with_name("zizmor")
+    text = re.sub(
+        r"actions/checkout@[0-9a-f]{40}.*\n\s+with:\n\s+persist-credentials: false.*\n",
+        "actions/checkout@v5\n",
+        WORKFLOW.read_text(encoding="utf-8"),
+    )
+    assert "actions/checkout@v5" in text
+    (tmp_path / "workflows").mkdir()
+    (tmp_path / "workflows" / "deploy.yml").write_text(text, encoding="utf-8")
+    result = subprocess.run(
+        [str(zizmor), "--offline", "--no-progress", str(tmp_path / "workflows" / "deploy.yml")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode != 0
+    assert "unpinned-uses" in result.stdout and "artipacked" in result.stdout
+
+
+def test_dependabot_updates_pip_npm_and_the_actions():
+    path = ROOT / ".github" / "dependabot.yml"
+    result = subprocess.run(
+        [sys.executable, "-m", "check_jsonschema", "--builtin-schema", "vendor.dependabot", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    updates = {u["package-ecosystem"]: u for u in yaml.safe_load(path.read_text(encoding="utf-8"))["updates"]}
+    assert set(updates) == {"pip", "npm", "github-actions"}
+    assert updates["npm"]["directory"] == "/tests/gates" and (ROOT / "tests" / "gates" / "package-lock.json").is_file()
+    assert set(updates["pip"]["directories"]) == {"/", "/toolchain"}
+
+
+def test_the_code_is_mit_and_the_prose_cc_by_4_0():
+    assert PYPROJECT["project"]["license"] == "MIT" and PYPROJECT["project"]["license-files"] == ["LICENSE"]
+    toolchain = tomllib.loads((ROOT / "toolchain" / "pyproject.toml").read_text(encoding="utf-8"))
+    assert toolchain["project"]["license"] == "MIT"
+    assert (ROOT / "toolchain" / "LICENSE").read_bytes() == (ROOT / "LICENSE").read_bytes()
+    # PEP 639's fields need setuptools 77 or later
+    assert tuple(int(p) for p in _lock()["setuptools"].split(".")[:2]) >= (77, 0)
+    assert (ROOT / "LICENSE").read_text(encoding="utf-8").startswith("MIT License")
+    docs = (ROOT / "LICENSE-docs").read_text(encoding="utf-8")
+    assert "Attribution 4.0 International Public License" in docs and "Section 8 -- Interpretation." in docs
+    config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_MkDocsYaml)
+    assert "MIT" in config["copyright"] and "CC BY 4.0" in config["copyright"]
+
+
+class _MkDocsYaml(yaml.SafeLoader):
+    """mkdocs.yml's own tags (!ENV) read as their default."""
+
+
+_MkDocsYaml.add_constructor(
+    "!ENV", lambda loader, node: loader.construct_sequence(node)[-1] if isinstance(node, yaml.SequenceNode) else None
+)
+
+
+@pytest.mark.parametrize(
+    "broken, ok",
+    [
+        (None, True),
+        ("cff-version: 1.2.0\ntitle: no authors\n", False),
+        ("cff-version: 1.2.0\nmessage: m\ntitle: t\nauthors: []\n", False),
+    ],
+)
+def test_citation_cff_is_valid_citation_file_format(tmp_path, broken, ok):
+    path = ROOT / "CITATION.cff"
+    if broken is not None:
+        path = tmp_path / "CITATION.cff"
+        path.write_text(broken, encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "check_jsonschema", "--builtin-schema", "vendor.citation-file-format", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert (result.returncode == 0) is ok, result.stdout + result.stderr

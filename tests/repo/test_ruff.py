@@ -24,7 +24,7 @@ def ruff(*args):
 
 def test_ruff_is_the_pinned_version():
     """Another ruff may format differently: the one installed is the one the lock file names."""
-    pinned = re.search(r"^ruff==(\S+)$", (ROOT / "requirements.lock").read_text(), flags=re.MULTILINE)
+    pinned = re.search(r"^ruff==([^\s\\]+)", (ROOT / "requirements.lock").read_text(), flags=re.MULTILINE)
     assert pinned, "requirements.lock pins no ruff"
     installed = subprocess.run([sys.executable, "-m", "ruff", "--version"], capture_output=True, text=True, check=True)
     assert installed.stdout.split() == ["ruff", pinned[1]]
