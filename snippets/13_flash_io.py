@@ -3,10 +3,10 @@ import numpy as np
 from attn import softmax
 
 # What the backward pass of one head needs from the forward pass, and what FlashAttention keeps
-# instead: the row statistics L = m + log(sum exp(s - m)), from which P is recomputed.
+# instead: each row's maximum m and sum l = sum exp(s - m); P is recomputed from L = m + log l.
 n, d = 4096, 64
 standard_kept = n * n            # the (n, n) weights P, stored for the backward pass
-flash_kept = n                   # one logsumexp per row
+flash_kept = 2 * n               # m and l of every row (FlashAttention-2 keeps only L)
 # HBM accesses in elements, by the orders of Dao et al. (2022), Theorem 2, constants set to 1:
 # standard Theta(n d + n^2), FlashAttention Theta(n^2 d^2 / M) for an on-chip memory of M elements.
 M = 100 * 1024 // 2              # about 100 KB of SRAM, in 16-bit elements
