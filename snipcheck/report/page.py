@@ -153,7 +153,7 @@ def _run(block: RunBlock, outcome: Outcome, build: Build, verification: str) -> 
                     "this page reloads with its output when it finishes."]
         elif result.error is None and result.stdout.strip():
             out.append("")
-            info = ' { .text .live-output title="Output measured by this build (not compared: timings vary from run to run)" }'
+            info = ' { .text .live-output title="Output, as measured (not compared: timings vary from run to run)" }'
             out += _block(block.indent, block.fence, info, result.stdout)
     return out
 
@@ -161,7 +161,7 @@ def _run(block: RunBlock, outcome: Outcome, build: Build, verification: str) -> 
 @RENDER.register(OutputBlock)
 def _output(block: OutputBlock, outcome: Outcome, build: Build, verification: str) -> list[str]:
     return _block(block.indent, block.fence,
-                  ' { .text .checked-output title="Output (checked against this build\'s run)" }', block.text)
+                  ' { .text .checked-output title="Output" }', block.text)
 
 
 @RENDER.register(Figure)
