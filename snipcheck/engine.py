@@ -17,6 +17,8 @@ import time
 from pathlib import Path
 
 from .check.anchors import assign_anchors
+from .check.cells import page_problems as cell_problems
+from .check.cells import source_problems
 from .check.records import Build, Context
 from .check.regions import CHECK
 from .layout import figure_folder, figure_path, figure_target
@@ -192,9 +194,12 @@ class Engine:
         shown = {run.snippet for run in runs}
         drawn = {figure_path(name, fig) for name, r in results.items() for fig in r.figures}
         failed = tuple(figure_folder(name) + "/" for name, r in results.items() if r.error is not None or r.pending)
+        out.problems += source_problems(sources, self.snippets_prefix)
         for uri, doc in docs.items():
             ctx = Context(doc.path, results, live, shown, uri, drawn, failed, self.snippets_prefix)
-            page_problems = list(doc.problems)
+            for run in doc.runs:
+                ctx.runs.setdefault(run.snippet, []).append(run)
+            page_problems = list(doc.problems) + cell_problems(doc, sources, self.snippets_prefix)
             for region in doc.regions:
                 outcome = CHECK(region, ctx)
                 out.outcomes[region] = outcome

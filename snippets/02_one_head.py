@@ -1,3 +1,4 @@
+# %% setup
 import numpy as np
 
 from attn import scaled_dot_product_attention
@@ -17,20 +18,22 @@ X = np.array([[1.0, 0.0],   # A
 Q = K = V = X
 d_k = K.shape[-1]
 
+# %% scores
 scores = Q @ K.T                # (n, n): query i against key j
 scaled = scores / np.sqrt(d_k)  # (n, n)
-weights = softmax(scaled)       # (n, n): each row sums to 1
-out = weights @ V               # (n, d_v): rows mix the values
-
-exp_C = np.exp(scaled[2])  # (3,): row C by hand, e to its scaled scores
-sum_C = exp_C.sum()
-
-assert np.allclose(weights.sum(axis=-1), 1)
-assert np.allclose(weights, attn_softmax(scaled))  # the library gives the same numbers
-assert np.allclose(out, scaled_dot_product_attention(Q, K, V))
-
 print("scores:\n", scores)
 print("scaled:\n", scaled.round(3))
+
+# %% weights
+weights = softmax(scaled)  # (n, n): each row sums to 1
+exp_C = np.exp(scaled[2])  # (3,): row C by hand, e to its scaled scores
+sum_C = exp_C.sum()
+assert np.allclose(weights.sum(axis=-1), 1)
+assert np.allclose(weights, attn_softmax(scaled))  # the library gives the same numbers
 print("weights:\n", weights.round(3))
-print("out:\n", out.round(3))
 print("row C: exp of scaled scores:", exp_C.round(3), " sum:", sum_C.round(3))
+
+# %% mix
+out = weights @ V  # (n, d_v): rows mix the values
+assert np.allclose(out, scaled_dot_product_attention(Q, K, V))
+print("out:\n", out.round(3))

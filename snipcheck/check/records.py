@@ -64,6 +64,7 @@ class Context:
     drawn: set[str] = field(default_factory=set)  # figures/STEM/FILE of every figure drawn
     failed: tuple[str, ...] = ()  # figures/STEM/ of every snippet that failed or is still running
     snippets_prefix: str = "snippets"  # the snippets folder as problems name it
+    runs: dict[str, list] = field(default_factory=dict)  # snippet -> this page's run blocks of it, in page order
 
     def where(self, snippet: str) -> str:
         return f"{self.snippets_prefix}/{snippet}"

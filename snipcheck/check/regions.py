@@ -28,15 +28,18 @@ def check_output(block: OutputBlock, ctx: Context) -> Outcome:
     result = ctx.results.get(run.snippet)
     if result is None or result.error is not None or result.pending:
         return out
-    drifts = compare_output(block.text, result.stdout)
+    stdout = result.output(run.cell)
+    if stdout is None:
+        return out  # a cell the run did not split out: reported with the page's cells
+    drifts = compare_output(block.text, stdout)
     for i, drift in enumerate(drifts):
         message = f"documented {drift.documented}, computed {drift.computed}"
-        if i == 0 and not result.stdout.strip() and result.stderr.strip():
+        if i == 0 and not stdout.strip() and result.stderr.strip():
             message += ("\n    the snippet printed nothing to standard output; its standard error reads:\n"
                         + "\n".join("    " + line for line in result.stderr.strip().splitlines()[-6:]))
         out.problems.append(Problem(ProblemKind.DRIFT, ctx.path, block.first_text_line + drift.line, message,
                                     ctx.where(run.snippet)))
-    got = [t for t in tokenize(result.stdout) if t.number is not None]
+    got = [t for t in tokenize(stdout) if t.number is not None]
     per_line: dict[int, int] = {}
     for i, token in enumerate(t for t in block.tokens if t.number is not None):
         line = block.first_text_line + token.line
@@ -55,17 +58,28 @@ def check_run(run: RunBlock, ctx: Context) -> Outcome:
     if result is None or result.pending:
         return out
     if result.error is not None:
-        out.problems.append(Problem(ProblemKind.SNIPPET, ctx.path, run.line, f"{where} failed:\n{_indent(result.error)}"))
+        if _reports_failure(run, result, ctx):
+            out.problems.append(Problem(ProblemKind.SNIPPET, ctx.path, run.line, f"{where} failed:\n{_indent(result.error)}"))
         return out
     if run.live:
         if run.output is not None:
             out.problems.append(Problem(ProblemKind.SYNTAX, ctx.path, run.output.line,
                                         "a live run's output is measured, not documented: remove this output block", where))
         return out
-    if run.output is None and result.stdout.strip():
+    if run.output is None and (result.output(run.cell) or "").strip():
+        what = "the snippet prints" if run.cell is None else f"cell {run.cell!r} prints"
         out.problems.append(Problem(ProblemKind.UNDOCUMENTED, ctx.path, run.line,
-                                    "the snippet prints output that the page never documents: add an ```output block after the run block", where))
+                                    f"{what} output that the page never documents: add an ```output block after the run block", where))
     return out
+
+
+def _reports_failure(run: RunBlock, result: SnippetResult, ctx: Context) -> bool:
+    """A snippet shown in cells fails once a page: at the block of the cell that raised, or (a
+    timeout, say, or that cell not shown) at the snippet's first block."""
+    if run.cell is None:
+        return True
+    blocks = ctx.runs.get(run.snippet) or [run]
+    return next((b for b in blocks if b.cell == result.failed_cell), blocks[0]) is run
 
 
 @CHECK.register(QuotedTie)

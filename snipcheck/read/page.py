@@ -4,7 +4,8 @@ The syntax, all of it:
 
     ```python run="02_one_head.py"          <- the code comes from snippets/02_one_head.py; the
     ```                                         block stays empty. Options: timeout=SECONDS,
-                                                memory=MIB, live.
+                                                memory=MIB, live, cell=NAME (one cell of the file:
+                                                read/cells.py).
 
     ```output                               <- what the snippet prints, as the page documents it;
     [[0.401 0.198 0.401]]                       must follow a run block (blank lines between only).
@@ -269,8 +270,10 @@ class _Scanner:
                     run.memory_mb = int(value)
             elif key == "live" and not value:
                 run.live = True
+            elif key == "cell" and value:
+                run.cell = value
             else:
-                doc.problem(ProblemKind.SYNTAX, i + 1, f"unknown run option {option!r} (known: timeout=SECONDS, memory=MIB, live)")
+                doc.problem(ProblemKind.SYNTAX, i + 1, f"unknown run option {option!r} (known: timeout=SECONDS, memory=MIB, live, cell=NAME)")
         if body.strip():
             doc.problem(ProblemKind.SYNTAX, i + 1, "a run block must be empty: its code is included from the snippet file", run.snippet)
         return run

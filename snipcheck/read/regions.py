@@ -62,6 +62,7 @@ class RunBlock(Region):
     timeout: float | None = None
     memory_mb: int | None = None
     live: bool = False
+    cell: str | None = None  # cell="NAME": only that cell of the snippet (see read/cells.py)
     output: OutputBlock | None = None
 
 

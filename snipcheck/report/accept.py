@@ -77,7 +77,9 @@ def _accept_output(out: OutputBlock, outcome: Outcome, build: Build, lines: Line
     result: SnippetResult | None = build.results.get(run.snippet) if run is not None else None
     if not outcome.drifted or run.live or result is None or result.error is not None or result.pending:
         return
-    lines[out.line - 1 : out.end_line] = _new_block(out, result.stdout, lines[out.line - 1], lines[out.end_line - 1])
+    stdout = result.output(run.cell)  # a cell's block documents that cell's part alone
+    if stdout is not None:
+        lines[out.line - 1 : out.end_line] = _new_block(out, stdout, lines[out.line - 1], lines[out.end_line - 1])
 
 
 @ACCEPT.register(RunBlock, QuotedTie, RangeTie, Figure)

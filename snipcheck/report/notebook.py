@@ -6,6 +6,9 @@ as an image), so the notebook shows exactly the numbers the page states without 
 at build time. Executing the notebooks is the test suite's job (tests/gates/test_notebooks.py):
 every cell must run, and print what the build recorded.
 
+A snippet split into cells (``# %% NAME``, see read/cells.py) gives one notebook cell per snippet
+cell, each holding that cell's own part of the verified output.
+
 A snippet that runs ``live`` (a timing) measures the machine that runs it: its cell is marked
 ``"live": true`` in its ``snipcheck`` metadata and holds no stored output, and the heading above
 it says so (the page shows what the site's build measured; the reader's run measures theirs).
@@ -25,6 +28,7 @@ import functools
 import json
 import posixpath
 
+from ..read.cells import split_cells
 from ..read.page import Document
 from ..run.result import SnippetResult
 
@@ -46,14 +50,16 @@ def _markdown(text: str) -> dict:
     return {"cell_type": "markdown", "metadata": {}, "source": _lines(text)}
 
 
-def _outputs(result: SnippetResult | None) -> list[dict]:
-    """What the verified run printed (one stream) and drew (one image per figure file)."""
+def _outputs(result: SnippetResult | None, cell: str | None = None, figures: bool = True) -> list[dict]:
+    """What the verified run printed (one stream: all of it, or one cell's part) and drew (one
+    image per figure file, if ``figures``)."""
     if result is None or result.error is not None or result.pending or result.live:
         return []
     outputs = []
-    if result.stdout:
-        outputs.append({"name": "stdout", "output_type": "stream", "text": result.stdout.splitlines(keepends=True)})
-    for name in sorted(result.figures):
+    stdout = result.output(cell)
+    if stdout:
+        outputs.append({"name": "stdout", "output_type": "stream", "text": stdout.splitlines(keepends=True)})
+    for name in sorted(result.figures) if figures else ():
         mime = IMAGE_TYPES.get(posixpath.splitext(name)[1].lower())
         if mime is None:
             continue
@@ -66,12 +72,25 @@ def _outputs(result: SnippetResult | None) -> list[dict]:
     return outputs
 
 
-def _code(text: str, label: str, result: SnippetResult | None, count: int) -> dict:
+def _code(text: str, label: str, result: SnippetResult | None, count: int, cell: str | None = None,
+          figures: bool = True) -> dict:
     meta = {"snippet": label}
+    if cell is not None:
+        meta["cell"] = cell
     if result is not None and result.live:
         meta["live"] = True
     return {"cell_type": "code", "execution_count": count, "metadata": {"snipcheck": meta},
-            "outputs": _outputs(result), "source": _lines(text)}
+            "outputs": _outputs(result, cell, figures), "source": _lines(text)}
+
+
+def _snippet_cells(name: str, label: str, source: str, result: SnippetResult | None, count: int) -> list[dict]:
+    """The code cells of one snippet: one, or one per cell of a file split into cells, each with
+    its own part of the output (the figures go with the last: the file has drawn them by then)."""
+    pieces = split_cells(source).cells
+    if not pieces:
+        return [_code(source, label, result, count)]
+    return [_code(piece.code, label, result, count + k, piece.name, figures=k == len(pieces) - 1)
+            for k, piece in enumerate(pieces)]
 
 
 def imported_modules(sources: list[str]) -> set[str]:
@@ -146,10 +165,13 @@ def notebook_for(doc: Document, title: str, page_link: str, sources: dict[str, s
     setup = install_cell({module: spec for module, spec in (requires or {}).items() if module in imported})
     if setup is not None:
         cells.append(setup)
-    for count, name in enumerate(names, start=1):
+    count = 1
+    for name in names:
         live = name in results and results[name].live
         cells.append(_markdown(f"## {snippets_prefix}/{name}" + (LIVE_NOTE if live else "")))
-        cells.append(_code(sources.get(name, ""), f"{snippets_prefix}/{name}", results.get(name), count))
+        code = _snippet_cells(name, f"{snippets_prefix}/{name}", sources.get(name, ""), results.get(name), count)
+        cells += code
+        count += len(code)
     notebook = {
         "cells": cells,
         "metadata": {

@@ -20,6 +20,7 @@ from ..check.records import Build, Outcome
 from ..dispatch import ByRegion
 from ..layout import VERIFICATION_PAGE
 from ..problems import Problem, ProblemKind
+from ..read.cells import cell_code
 from ..read.page import Document
 from ..read.regions import ComputedTie, Figure, OutputBlock, QuotedTie, RangeTie, RunBlock
 
@@ -145,16 +146,19 @@ def _computed(tie: ComputedTie, outcome: Outcome, build: Build, verification: st
 def _run(block: RunBlock, outcome: Outcome, build: Build, verification: str) -> list[str]:
     label = build.snippet_label(block.snippet)
     code = build.sources.get(block.snippet, f"# {label} is missing\n")
+    if block.cell is not None:  # one cell of the file; the build refuses a page that leaves one out
+        code = cell_code(code, block.cell) or f"# {label} has no cell {block.cell}\n"
+        label = f"{label} ({block.cell})"
     out = _block(block.indent, block.fence, f'{block.language} title="{label}"', code)
     result = build.results.get(block.snippet)
     if block.live and result is not None:
         if result.pending:
             out += ["", f"{block.indent}!!! info \"Still running\"", f"{block.indent}    {label} is running; "
                     "this page reloads with its output when it finishes."]
-        elif result.error is None and result.stdout.strip():
+        elif result.error is None and (result.output(block.cell) or "").strip():
             out.append("")
             info = ' { .text .live-output title="Output, as measured (not compared: timings vary from run to run)" }'
-            out += _block(block.indent, block.fence, info, result.stdout)
+            out += _block(block.indent, block.fence, info, result.output(block.cell))
     return out
 
 

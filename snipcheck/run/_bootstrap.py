@@ -149,10 +149,11 @@ def _child(config: dict, libc) -> int:
     sys.addaudithook(tracker.hook)
     tracker.active = True
     error, namespace = None, {}
+    cells, ran = config.get("cells") or [], {"cells": [], "failed": None, "line": None}
     import runpy
 
     try:
-        namespace = runpy.run_path(snippet, run_name="__main__")
+        namespace = _run_cells(snippet, cells, ran) if cells else runpy.run_path(snippet, run_name="__main__")
     except SystemExit as exc:
         where = _snippet_line(exc.__traceback__, snippet, root)
         error = (f"the snippet called sys.exit({exc.code!r}){where}: a snippet must run to its end "
@@ -163,18 +164,90 @@ def _child(config: dict, libc) -> int:
     except BaseException:  # noqa: BLE001 - reported by the parent, with the snippet's own file:line
         error = _traceback(root)
     tracker.active = False
+    if error is not None and ran["failed"] is not None:
+        where = f"{os.path.relpath(os.path.realpath(snippet), root)}:{ran['line']}"
+        error = error.rstrip("\n") + f"\n(in cell {ran['failed']!r}, at {where})\n"
     if error is None:
         error = _stdout_problem()
     else:
         _stdout_problem()
     values = _values(namespace) if error is None else {}
-    report = {"error": error, "values": values, "reads": tracker.reads, "listed": tracker.listed, "sandbox": sandbox}
+    report = {"error": error, "values": values, "reads": tracker.reads, "listed": tracker.listed, "sandbox": sandbox,
+              "cells": ran["cells"], "failed_cell": ran["failed"]}
     data = json.dumps(report, allow_nan=True).encode("utf-8")
     view = memoryview(data)
     while view:
         view = view[os.write(result_fd, view):]
     os.close(result_fd)
     return 0
+
+
+def _run_cells(snippet: str, cells: list, ran: dict) -> dict:
+    """Run a snippet split into cells (``[[name, line of its marker], ...]``) as ``runpy`` runs a
+    whole file, one module, but cell by cell, noting in ``ran["cells"]`` each cell's
+    ``[name, start, end]`` in the standard output file (flushed at each boundary), and in
+    ``ran["failed"]``/``ran["line"]`` the cell that raised and the snippet's line it raised at.
+    Every cell is compiled, with the file's own line numbers, before the first one runs."""
+    import __future__
+
+    import builtins
+    import io
+    import types
+
+    future = 0
+    for feature in __future__.all_feature_names:
+        future |= getattr(__future__, feature).compiler_flag
+    with io.open_code(snippet) as handle:
+        lines = io.StringIO(handle.read().decode("utf-8"), newline="").readlines()
+    codes, flags = [], 0
+    for k, (name, line) in enumerate(cells):
+        first = 1 if k == 0 else int(line)  # blank lines before the first marker go with it
+        last = int(cells[k + 1][1]) if k + 1 < len(cells) else len(lines) + 1
+        ran["failed"], ran["line"] = name, line
+        try:
+            code = compile("\n" * (first - 1) + "".join(lines[first - 1 : last - 1]), snippet, "exec", flags=flags, dont_inherit=True)
+        except SyntaxError as exc:
+            ran["line"] = exc.lineno or line
+            raise
+        flags |= code.co_flags & future
+        codes.append(code)
+    module = types.ModuleType("__main__")
+    module.__dict__.update(__file__=snippet, __cached__=None, __loader__=None, __package__="", __spec__=None,
+                           __builtins__=builtins)
+    saved = sys.modules.get("__main__")
+    sys.modules["__main__"] = module
+    try:
+        for (name, line), code in zip(cells, codes, strict=True):
+            start = _stdout_offset()
+            ran["failed"], ran["line"] = name, line
+            try:
+                exec(code, module.__dict__)
+            except BaseException as exc:
+                frames = [tb for tb in _frames(exc.__traceback__) if tb.tb_frame.f_code.co_filename == snippet]
+                ran["line"] = frames[-1].tb_lineno if frames else line
+                raise
+            finally:
+                ran["cells"].append([name, start, _stdout_offset()])
+            ran["failed"] = None
+    finally:
+        if saved is not None:
+            sys.modules["__main__"] = saved
+    return dict(module.__dict__)
+
+
+def _frames(tb):
+    while tb is not None:
+        yield tb
+        tb = tb.tb_next
+
+
+def _stdout_offset() -> int | None:
+    """Where standard output stands in its file, everything printed so far flushed to it."""
+    try:
+        sys.stdout.flush()
+        return os.lseek(1, 0, os.SEEK_CUR)
+    except (OSError, ValueError, AttributeError):
+        return None
 
 
 def _stdout_problem() -> str | None:

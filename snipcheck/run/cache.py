@@ -87,6 +87,7 @@ class Cache:
                 return None
             result = SnippetResult(**data)
             if (not isinstance(result.stdout, str) or not isinstance(result.values, dict) or not isinstance(result.figures, dict)
+                    or not isinstance(result.cells, dict)
                     or type(result.runs) is not int
                     or result.error is not None or result.name != name):
                 return None

@@ -21,6 +21,7 @@ import threading
 import time
 from pathlib import Path
 
+from .cells import cell_outputs, cell_starts
 from .environment import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, KILL_GRACE, MATPLOTLIBRC, shared_home, snippet_environment
 from .result import Request, SnippetResult
 
@@ -59,7 +60,7 @@ class Executor:
             config = {
                 "snippet": str(path), "root": str(self.root), "result": str(tmp / "result.json"),
                 "status": str(tmp / "status.json"), "timeout": timeout,
-                "memory_mb": memory, "writable": [str(work), str(scratch), str(shared_home()), "/dev"],
+                "memory_mb": memory, "cells": cell_starts(path), "writable": [str(work), str(scratch), str(shared_home()), "/dev"],
                 "untracked": [str(self.root / ".venv"), str(self.root / ".git"), str(self.cache_dir),
                               str(PACKAGE)],
             }
@@ -86,7 +87,8 @@ class Executor:
                     self._runs.get(name, set()).discard(process)
                 _kill_marked(marker)
             seconds = time.monotonic() - start
-            stdout = out_path.read_bytes().decode("utf-8", "replace")
+            out_bytes = out_path.read_bytes()
+            stdout = out_bytes.decode("utf-8", "replace")
             stderr = err_path.read_bytes().decode("utf-8", "replace")
             result = SnippetResult(name, stdout=stdout, stderr=stderr, seconds=seconds)
             status = _read_json(tmp / "status.json") or {}
@@ -110,6 +112,7 @@ class Executor:
                 result.error = f"the interpreter ended ({how}) before the snippet finished{hint}" + (f"\n{tail}" if tail else "")
                 return result
             result.error = report.get("error")
+            result.cells, result.failed_cell = cell_outputs(out_bytes, report)
             result.values = report.get("values") or {}
             result.imported = self._verify_reads(report)
             figures, problem = self._collect_figures(work)

@@ -38,7 +38,7 @@ class RunFunction:
         with ThreadPoolExecutor(max_workers=2) as pool:
             first, second = pool.map(lambda _: run_one(name, request), range(2))
         if first.error is None and second.error is None:
-            differs = [what for what in ("stdout", "figures", "values") if getattr(first, what) != getattr(second, what)]
+            differs = [what for what in ("stdout", "cells", "figures", "values") if getattr(first, what) != getattr(second, what)]
             if differs:
                 first.error = (
                     f"nondeterministic: two runs of the same source gave different {' and '.join(differs)}"

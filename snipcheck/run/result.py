@@ -41,6 +41,12 @@ class SnippetResult:
     live: bool = False  # measured by this build (or, under serve, by this serve session)
     pending: bool = False  # under serve: still running in the background
     sandbox: list[str] = field(default_factory=list)  # protected files the run changed
+    cells: dict[str, str] = field(default_factory=dict)  # cell name -> what it printed (a file split in cells)
+    failed_cell: str = ""  # the cell that raised, if one did
+
+    def output(self, cell: str | None = None) -> str | None:
+        """What the run printed: all of it, or one cell's part (None if it ran no such cell)."""
+        return self.stdout if cell is None else self.cells.get(cell)
 
     def figure_bytes(self, name: str) -> bytes:
         return base64.b64decode(self.figures[name])

@@ -63,3 +63,11 @@ def test_malformed_pages_are_reported_at_their_line(text, line, message):
     assert problems[0].line == line
     assert message in problems[0].message
     assert str(problems[0]).startswith(f"docs/p.md:{line}: ")
+
+
+def test_a_run_block_may_name_one_cell_of_its_snippet():
+    from snipcheck import parse
+
+    doc = parse('```python run="a.py" cell="model" timeout=5\n```\n\n```python run="a.py"\n```\n', "docs/p.md")
+    assert [(run.snippet, run.cell, run.timeout) for run in doc.runs] == [("a.py", "model", 5.0), ("a.py", None, None)]
+    assert doc.problems == []

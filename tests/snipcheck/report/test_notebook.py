@@ -175,3 +175,39 @@ def test_no_requirement_imported_means_no_setup_cell(built):
 ])
 def test_a_notebook_is_downloaded_from_beside_its_page(directory_urls, site_url, expected):
     assert download_url("notebooks/p.ipynb", directory_urls, site_url) == expected
+
+
+CELL_PAGE = ('# T\n\n```python run="c.py" cell="data"\n```\n\n```output\nx is 2\n```\n\n'
+             '```python run="c.py" cell="plot"\n```\n\n```output\ndrawn\n```\n\n![Bars](figures/c/bars.svg)\n')
+CELL_SNIPPET = """
+# %% data
+x = 2
+print("x is", x)
+
+# %% plot
+import matplotlib.pyplot as plt
+
+fig, ax = plt.subplots()
+ax.bar([0, 1], [1, x])
+fig.savefig("bars.svg")
+print("drawn")
+"""
+
+
+def test_a_snippet_in_cells_gives_one_notebook_cell_per_snippet_cell_with_its_own_output(project):
+    project.page("p.md", CELL_PAGE)
+    project.snippet("c.py", CELL_SNIPPET)
+    build = project.build()
+    assert build.problems == []
+    nb = json.loads(notebook_for(build.docs["p.md"], "T", "../p/", build.sources, build.results))
+    code = _code_cells(nb)
+    assert [c["metadata"]["snipcheck"] for c in code] == [{"snippet": "snippets/c.py", "cell": "data"},
+                                                          {"snippet": "snippets/c.py", "cell": "plot"}]
+    assert [c["execution_count"] for c in code] == [1, 2]
+    assert "".join(code[0]["source"]) == 'x = 2\nprint("x is", x)'
+    assert "# %%" not in "".join(code[1]["source"])
+    streams = [[o["text"] for o in c["outputs"] if o["output_type"] == "stream"] for c in code]
+    assert streams == [[["x is 2\n"]], [["drawn\n"]]]
+    assert [o["output_type"] for o in code[0]["outputs"]] == ["stream"]  # the figure goes with the last cell
+    assert [o["output_type"] for o in code[1]["outputs"]] == ["stream", "display_data"]
+    nbformat.validate(nbformat.reads(json.dumps(nb), as_version=4))
