@@ -1,6 +1,7 @@
 # Two commands do all the set-up on a fresh machine with Python 3.11:
 #   make serve   - the site on http://127.0.0.1:8000, rebuilt on every edit
 #   make test    - the whole test suite (checker, library, full site build, browser)
+#   make quick   - the library's and the checker's unit tests, for the edit loop (no site build)
 # make publish builds what the deploy workflow publishes: the site (SITE_URL, REPO_URL: where it
 # is published) with the zip of the offline build inside it.
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
@@ -11,7 +12,7 @@ AXE := tests/gates/node_modules/axe-core/axe.min.js
 
 OFFLINE_ZIP := downloads/attention-computed-offline.zip
 
-.PHONY: serve test build offline publish check accept bench measure reading properdocs browser lock clean
+.PHONY: serve test quick quick-library quick-runs build offline publish check accept bench measure reading properdocs browser lock clean
 
 # requirements.lock pins every package the site and the tests need (toolchain/requirements*.txt are
 # the direct ones), each with the hashes of the files the package registry serves: pip installs
@@ -30,6 +31,19 @@ serve: $(STAMP)
 
 test: $(STAMP) browser
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# The edit loop: attn's tests and snipcheck's, without its MkDocs face (tests/snipcheck/mkdocs
+# builds and serves sites), the site's build or a browser; two pytest processes side by side, the
+# run stage's tests (snippets, schedules, timeouts) in one, the rest in the other. make test runs these and every other test.
+quick: $(STAMP)
+	@$(MAKE) --no-print-directory -j2 --output-sync=target quick-library quick-runs
+
+quick-library:
+	$(BIN)/python -m pytest -q $(PYTEST_ARGS) tests/attn tests/snipcheck/read tests/snipcheck/check \
+	  tests/snipcheck/report $(wildcard tests/snipcheck/test_*.py)
+
+quick-runs:
+	$(BIN)/python -m pytest -q $(PYTEST_ARGS) tests/snipcheck/run
 
 # The built site is scanned (any builder's output can be) for anything fetched from another host,
 # and for any tie left as written (a builder that ran without the snipcheck plugin).

@@ -37,16 +37,25 @@ from .run.store import ResultStore
 _SETTLED_NS = 2_000_000_000  # a file older than this is kept by its stat (see Engine._unchanged)
 
 
+def twice_from_environment() -> bool:
+    """Whether each new result runs twice and is compared: ``SNIPCHECK_TWICE``, read as the site's
+    mkdocs.yml reads it (``!ENV [SNIPCHECK_TWICE, false]``), so that the command line and
+    ``mkdocs build`` ask the cache for the same kind of result and each reuses the other's."""
+    return os.environ.get("SNIPCHECK_TWICE", "").strip().lower() in ("true", "yes", "on")
+
+
 class Engine:
     def __init__(self, root: str | Path, docs_dir: str = "docs", snippets_dir: str = "snippets",
                  cache_dir: str = ".cache/snipcheck", *, refresh: bool | None = None,
-                 check_determinism: bool = True, jobs: int | None = None, serving: bool = False,
+                 check_determinism: bool | None = None, jobs: int | None = None, serving: bool = False,
                  serve_wait: float = 5.0, warn=None) -> None:
         self.root = Path(root).resolve()
         self.docs_dir = (self.root / docs_dir).resolve()
         self.snippets_dir = (self.root / snippets_dir).resolve()
         if refresh is None:
             refresh = os.environ.get("SNIPCHECK_REFRESH", "") not in ("", "0")
+        if check_determinism is None:
+            check_determinism = twice_from_environment()
         warn = warn or (lambda message: print(f"snipcheck: warning: {message}", file=sys.stderr))
         self.check_determinism = check_determinism
         self.store = ResultStore(self.root, self.snippets_dir, self.root / cache_dir, refresh=refresh,

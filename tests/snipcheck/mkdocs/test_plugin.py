@@ -25,8 +25,12 @@ def site(project, mkdocs_yml):
     return project
 
 
+def _without_snipcheck_settings() -> dict[str, str]:
+    return {name: value for name, value in os.environ.items() if not name.startswith("SNIPCHECK_")}
+
+
 def _mkdocs_build(root):
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    env = {**_without_snipcheck_settings(), "NO_MKDOCS_2_WARNING": "1"}
     return subprocess.run([sys.executable, "-m", "mkdocs", "build", "-d", str(root / "out")], cwd=root,
                           env=env, capture_output=True, text=True, timeout=120)
 
@@ -46,6 +50,29 @@ def test_a_drift_fails_mkdocs_build_without_strict_and_writes_no_page(site):
     assert run.returncode != 0
     assert "docs/p.md:10: documented 0.7, computed x = 0.5 (snippets/one.py)" in run.stderr
     assert not (site.root / "out" / "p" / "index.html").exists()
+
+
+def _snipcheck_check(root, **env):
+    env = {**_without_snipcheck_settings(), **env}
+    return subprocess.run([sys.executable, "-m", "snipcheck", "check", "--root", str(root)], cwd=root,
+                          env=env, capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize(("twice", "ran", "cached"), [({}, 0, 1), ({"SNIPCHECK_TWICE": "true"}, 1, 0)])
+def test_the_command_line_reuses_what_mkdocs_build_stored_unless_it_asks_for_more(site, twice, ran, cached):
+    """As the site's mkdocs.yml does, the build runs each snippet once unless SNIPCHECK_TWICE is
+    true: a check right after reuses every result, and a check that runs each result twice does
+    not take one that ran once."""
+    config = (site.root / "mkdocs.yml").read_text(encoding="utf-8")
+    config = config.replace("  - snipcheck:\n", "  - snipcheck:\n      check_determinism: !ENV [SNIPCHECK_TWICE, false]\n")
+    (site.root / "mkdocs.yml").write_text(config, encoding="utf-8")
+    site.page("p.md", PAGE % "0.5")
+    built = _mkdocs_build(site.root)
+    assert built.returncode == 0, built.stderr
+    assert "1 snippets run, 0 from cache" in built.stderr
+    check = _snipcheck_check(site.root, **twice)
+    assert check.returncode == 0, check.stderr
+    assert f"snipcheck: {ran} snippets run, {cached} from cache" in check.stderr
 
 
 def test_under_serve_the_page_shows_the_problem_and_the_preview_goes_on(site, capsys):
