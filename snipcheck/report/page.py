@@ -5,6 +5,9 @@
 - a computed tie becomes its documented number, linked to its row on the verification page;
 - a range tie becomes ``3–5 (this build: 4.1)``, the measured part marked ``live-number``;
 - a quoted tie becomes its number, linked to the list of quoted numbers.
+Each tie's link title says what stands behind the number (``computed by snippets/04_variance.py:
+variance[4]; checked at the printed precision``): the site shows it on hover, focus and tap, and it
+is the link's accessible description.
 - a figure stays as written.
 Problems (and, under ``mkdocs serve``, snippets still running) are listed at the top of the page.
 Each region type has one handler in ``RENDER``: a tie gives the text that replaces its span, a
@@ -115,7 +118,7 @@ def _quoted(tie: QuotedTie, outcome: Outcome, build: Build, verification: str) -
         return tie.documented
     cite = outcome.citations[0]
     attrs = f"#{tie_id(tie.line, tie.position)}"
-    return f'[{tie.documented}]({verification}#{cite.anchor} "{_title("Quoted from " + tie.source)}"){{ {attrs} .cited-number }}'
+    return f'[{tie.documented}]({verification}#{cite.anchor} "{_title("quoted from " + tie.source)}"){{ {attrs} .cited-number }}'
 
 
 @RENDER.register(RangeTie)
@@ -126,8 +129,8 @@ def _range(tie: RangeTie, outcome: Outcome, build: Build, verification: str) -> 
         note = " (this build: still running)" if result is not None and result.pending else ""
         return tie.shown_range + (f' <span class="live-number">{note.strip()}</span>' if note else "")
     attrs = f"#{tie_id(tie.line, tie.position)}"
-    title = _title(f"Measured by this build: {check.what} = {check.computed}, checked to lie in "
-                   f"[{tie.low.text}, {tie.high.text}] ({build.snippet_label(check.snippet)})")
+    title = _title(f"measured by {build.snippet_label(check.snippet)}: {check.what}; "
+                   f"checked to lie in [{tie.low.text}, {tie.high.text}]")
     return (f'[{tie.shown_range}]({verification}#{check.anchor} "{title}"){{ {attrs} .checked-number .range-number }} '
             f'<span class="live-number">(this build: {md_text(check.computed)})</span>')
 
@@ -138,7 +141,8 @@ def _computed(tie: ComputedTie, outcome: Outcome, build: Build, verification: st
     if check is None:
         return tie.documented
     attrs = f"#{tie_id(tie.line, tie.position)}"
-    title = _title(f"Computed at build: {check.what} = {check.computed} ({build.snippet_label(check.snippet)})")
+    how = "checked exactly" if tie.documented in ("True", "False") else "checked at the printed precision"
+    title = _title(f"computed by {build.snippet_label(check.snippet)}: {check.what}; {how}")
     return f'[{tie.documented}]({verification}#{check.anchor} "{title}"){{ {attrs} .checked-number }}'
 
 

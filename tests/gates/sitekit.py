@@ -55,14 +55,11 @@ BUILD_TIMEOUT = 900
 LIVE_OUTPUT = re.compile(r'<div class="[^"]*\blive-output\b[^"]*">.*?</pre>\s*</div>', re.DOTALL)
 LIVE_NUMBER = re.compile(r'<span class="live-number">[^<]*</span>')
 LIVE_TEXT = re.compile(r"\(this build: [^)]*\)")
-# A range tie's link title repeats the measured value: title="Measured by this build: NAME = 2.41, checked ..."
-LIVE_TITLE = re.compile(r'(title="Measured by this build: [^"]*? = )[^,"]*(, checked to lie in)')
 
 
 def strip_live(html: str) -> str:
     """A page with what this build measured live (live output blocks, the measured part of range
     ties) replaced by placeholders, so two builds can be compared byte for byte."""
-    html = LIVE_TITLE.sub(r"\1(live)\2", html)
     return LIVE_NUMBER.sub('<span class="live-number">(live)</span>', LIVE_OUTPUT.sub("<!-- live output -->", html))
 
 
