@@ -6,7 +6,8 @@ is imported into the snippet's interpreter). Standard library only. Two processe
 - the supervisor (this process): becomes a child subreaper (Linux ``prctl``), so every process
   the snippet starts, even one that calls ``setsid``, stays its descendant; it waits for the
   snippet up to its timeout, then kills whatever the snippet left running, reaps it, and writes
-  a status file. SIGTERM (the build stopping) does the same at once;
+  a status file. SIGTERM (the build stopping) does the same at once, and so does the build's
+  death, however it died (``PR_SET_PDEATHSIG``);
 - the snippet process (a fork): caps its address space (``RLIMIT_AS``), the size of any file it
   writes, and core dumps; where the kernel has Landlock, restricts itself and every process it
   starts to writing only inside its own working and temporary folders, opening no TCP connection
@@ -64,7 +65,11 @@ def main() -> int:
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGALRM, stop)
     signal.setitimer(signal.ITIMER_REAL, float(config["timeout"]))
+    if sys.platform.startswith("linux"):  # the build dying, even by SIGKILL, stops this run as SIGTERM does
+        libc.prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
     try:
+        if os.getppid() != config.get("parent", os.getppid()):
+            raise _Stop(signal.SIGTERM)  # it died before PR_SET_PDEATHSIG was in force
         _, raw = os.waitpid(pid, 0)
         signal.setitimer(signal.ITIMER_REAL, 0)
         status["exit"] = os.waitstatus_to_exitcode(raw)

@@ -58,7 +58,7 @@ class Executor:
             marker = f"{os.getpid()}-{threading.get_ident()}-{time.monotonic_ns()}"
             config = {
                 "snippet": str(path), "root": str(self.root), "result": str(tmp / "result.json"),
-                "status": str(tmp / "status.json"), "timeout": timeout,
+                "status": str(tmp / "status.json"), "timeout": timeout, "parent": os.getpid(),
                 "memory_mb": memory, "writable": [str(work), str(scratch), str(shared_home()), "/dev"],
                 "untracked": [str(self.root / ".venv"), str(self.root / ".git"), str(self.cache_dir),
                               str(PACKAGE)],
