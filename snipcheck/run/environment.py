@@ -20,6 +20,7 @@ from .cache import sha256
 RUNNER_VERSION = "3"
 DEFAULT_TIMEOUT = 60.0
 DEFAULT_MEMORY_MB = 4096
+OUTPUT_LIMIT = 1 << 20  # bytes of a snippet's stdout (and of its stderr) the checker reads
 KILL_GRACE = 10.0  # seconds the supervisor has to stop the snippet's processes after the timeout
 BOOTSTRAP = Path(__file__).with_name("_bootstrap.py")
 

@@ -21,7 +21,7 @@ import threading
 import time
 from pathlib import Path
 
-from .environment import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, KILL_GRACE, MATPLOTLIBRC, shared_home, snippet_environment
+from .environment import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, KILL_GRACE, MATPLOTLIBRC, OUTPUT_LIMIT, shared_home, snippet_environment
 from .result import Request, SnippetResult
 
 BOOTSTRAP = Path(__file__).with_name("_bootstrap.py")
@@ -41,6 +41,7 @@ class Executor:
         self._lock = threading.Lock()
         self.cancel = threading.Event()
         self.sandbox_note: str | None = None
+        self.output_limit = OUTPUT_LIMIT  # bytes read of each of a run's stdout and stderr
 
     def run_one(self, name: str, request: Request | None = None) -> SnippetResult:
         """Run one snippet in a fresh interpreter, fenced in, in an empty folder."""
@@ -86,9 +87,11 @@ class Executor:
                     self._runs.get(name, set()).discard(process)
                 _kill_marked(marker)
             seconds = time.monotonic() - start
-            stdout = out_path.read_bytes().decode("utf-8", "replace")
-            stderr = err_path.read_bytes().decode("utf-8", "replace")
+            (stdout, out_size), (stderr, err_size) = self._read_capped(out_path), self._read_capped(err_path)
             result = SnippetResult(name, stdout=stdout, stderr=stderr, seconds=seconds)
+            too_much = [f"{size / (1 << 20):.1f} MiB to {what}" for what, size in (("standard output", out_size),
+                                                                                   ("standard error", err_size))
+                        if size > self.output_limit]
             status = _read_json(tmp / "status.json") or {}
             report = _read_json(tmp / "result.json")
             if report is not None and report.get("sandbox"):
@@ -108,8 +111,14 @@ class Executor:
                         if isinstance(code, int) and code in (-9, -11, -6) else "")
                 tail = "\n".join(stderr.strip().splitlines()[-12:])
                 result.error = f"the interpreter ended ({how}) before the snippet finished{hint}" + (f"\n{tail}" if tail else "")
+                if too_much:
+                    result.error = f"it printed {' and '.join(too_much)}, more than the checker reads; " + result.error
                 return result
             result.error = report.get("error")
+            if too_much:
+                result.error = (f"it printed {' and '.join(too_much)}; the checker reads at most "
+                                f"{self.output_limit / (1 << 20):g} MiB of each (write large data to a file, print a summary)"
+                                + (f"\n{result.error}" if result.error else ""))
             result.values = report.get("values") or {}
             result.imported = self._verify_reads(report)
             figures, problem = self._collect_figures(work)
@@ -117,6 +126,13 @@ class Executor:
             if result.error is None and problem:
                 result.error = problem
         return result
+
+    def _read_capped(self, path: Path) -> tuple[str, int]:
+        """At most ``output_limit`` bytes of ``path``, decoded, and the file's whole size."""
+        with open(path, "rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            data = handle.read(self.output_limit)
+        return data.decode("utf-8", "replace"), size
 
     def _verify_reads(self, report: dict) -> dict[str, str]:
         """The project files the run read, with the hash each had when it was read; a file that

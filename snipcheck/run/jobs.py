@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
+from ..problems import cut
 from .cache import FileHashes
 from .environment import DEFAULT_TIMEOUT
 from .executor import Executor
@@ -42,7 +43,8 @@ class RunFunction:
             if differs:
                 first.error = (
                     f"nondeterministic: two runs of the same source gave different {' and '.join(differs)}"
-                    + (f"\n--- run 1\n{first.stdout}--- run 2\n{second.stdout}" if "stdout" in differs else "")
+                    + (f"\n--- run 1\n{cut(first.stdout, 1000)}\n--- run 2\n{cut(second.stdout, 1000)}\n"
+                       if "stdout" in differs else "")
                     + "\nSeed every random generator, or mark the run block `live` if it measures time."
                 )
             if first.imported != second.imported:

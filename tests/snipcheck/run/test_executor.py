@@ -196,3 +196,62 @@ def test_ctrl_c_stops_the_build_and_leaves_no_process_and_no_temporary_folder(pr
     assert "interrupted" in err.decode()
     assert processes_with(f"sleep {tag}") == []
     assert [p.name for p in scratch.iterdir() if p.name.startswith("snipcheck-") and "home" not in p.name] == []
+
+
+def _check_in_a_process(project) -> tuple[str, float, int]:
+    """``snipcheck check`` run on its own: its stderr, seconds, and the peak memory (bytes) of
+    the largest process it ran (the checker or a snippet)."""
+    import resource
+
+    start = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "snipcheck", "check", "--root", str(project.root)],
+                          capture_output=True, timeout=120, text=True)
+    seconds = time.monotonic() - start
+    return done.stderr, seconds, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+
+
+@pytest.mark.hostile
+@pytest.mark.parametrize(("megabytes", "stream"), [(4, "stdout"), (50, "stdout"), (50, "stderr")])
+def test_big_output_is_capped_in_bounded_time_and_memory_and_named(project, megabytes, stream):
+    project.page("p.md", '```python run="s.py"\n```\n\n```output\nx = 1\n```\n')
+    project.snippet("s.py", f"import sys\nfor _ in range({megabytes}):\n    sys.{stream}.write('x = ' + '9' * (1 << 20) + '\\n')\n")
+    err, seconds, peak = _check_in_a_process(project)
+    name = "standard output" if stream == "stdout" else "standard error"
+    assert f"docs/p.md:1: snippets/s.py failed:\n    it printed {megabytes + 0.0:.1f} MiB to {name}; the checker reads at most 1 MiB" in err
+    assert len(err) < 10_000, "the problem message carries the output"
+    assert seconds < 60 and peak < 400 << 20, (seconds, peak)
+
+
+@pytest.mark.hostile
+def test_the_output_cap_is_the_executors(project):
+    engine = project.engine()
+    engine.executor.output_limit = 1000
+    project.page("p.md", '```python run="s.py"\n```\n\n```output\nx\n```\n')
+    project.snippet("s.py", "print('x' * 2000)\n")
+    [problem] = [str(p) for p in engine.build().problems]
+    assert "it printed 0.0 MiB to standard output; the checker reads at most 0.000953674 MiB of each" in problem
+
+
+@pytest.mark.hostile
+def test_big_output_is_capped_under_serve_too(project):
+    project.page("p.md", '```python run="s.py"\n```\n\n```output\nx = 1\n```\n')
+    project.snippet("s.py", "print('x = ' + '9' * (3 << 20))\n")
+    [problem] = [str(p) for p in project.build(serving=True, serve_wait=60).problems]
+    assert problem.startswith("docs/p.md:1: snippets/s.py failed:\n    it printed 3.0 MiB to standard output; the checker reads at most 1 MiB")
+
+
+@pytest.mark.hostile
+def test_a_long_drift_shows_the_start_of_each_side_and_what_was_cut(project):
+    project.page("p.md", '```python run="s.py"\n```\n\n```output\nx = 1\n```\n')
+    project.snippet("s.py", "print('x =', '7' * 5000)\n")
+    [problem] = _run(project, "print('x =', '7' * 5000)\n", page=project.root.joinpath("docs/p.md").read_text())
+    assert problem == f"docs/p.md:5: documented 1, computed {'7' * 200}… (cut: 4800 more characters) (snippets/s.py)"
+
+
+@pytest.mark.hostile
+def test_a_long_nondeterministic_output_is_cut_in_the_message(project):
+    project.page("p.md", '```python run="s.py"\n```\n\n```output\nx\n```\n')
+    project.snippet("s.py", "import os\nprint(os.urandom(3000).hex())\n")
+    [problem] = project.problems(check_determinism=True)
+    assert "nondeterministic: two runs of the same source gave different stdout" in problem
+    assert problem.count("… (cut: 5001 more characters)") == 2 and len(problem) < 3000
