@@ -12,7 +12,6 @@ import importlib.metadata
 import os
 import re
 import sys
-import tempfile
 from pathlib import Path
 
 from .cache import sha256
@@ -62,16 +61,9 @@ def _version(package: str) -> str:
         return "absent"
 
 
-def shared_home() -> Path:
-    """HOME (and matplotlib's font cache) for every snippet of this user: fixed, outside the project."""
-    home = Path(tempfile.gettempdir()) / f"snipcheck-home-{os.getuid() if hasattr(os, 'getuid') else 0}"
-    (home / "matplotlib").mkdir(parents=True, exist_ok=True)
-    return home
-
-
-def snippet_environment(tmp: Path, marker: str) -> dict[str, str]:
-    """The whole environment a snippet sees (an allow-list, not the build's environment)."""
-    home = shared_home()
+def snippet_environment(tmp: Path, home: Path, marker: str) -> dict[str, str]:
+    """The whole environment a snippet sees (an allow-list, not the build's environment). HOME
+    and matplotlib's cache are the run's own, fresh: nothing one run writes there reaches another."""
     return {**PINNED_ENV, "PATH": os.pathsep.join([str(Path(sys.executable).parent), "/usr/local/bin", "/usr/bin", "/bin"]),
             "HOME": str(home), "MPLCONFIGDIR": str(home / "matplotlib"), "TMPDIR": str(tmp), "SNIPCHECK_RUN": marker}
 

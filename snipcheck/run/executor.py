@@ -21,8 +21,8 @@ import threading
 import time
 from pathlib import Path
 
-from .environment import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, KILL_GRACE, MATPLOTLIBRC, OUTPUT_LIMIT, shared_home, snippet_environment
-from .result import Request, SnippetResult
+from .environment import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, KILL_GRACE, MATPLOTLIBRC, OUTPUT_LIMIT, snippet_environment
+from .result import Request, SnippetResult, malformed
 
 BOOTSTRAP = Path(__file__).with_name("_bootstrap.py")
 PACKAGE = Path(__file__).resolve().parents[1]  # snipcheck itself: a snippet's reads of it are not tracked
@@ -42,6 +42,7 @@ class Executor:
         self.cancel = threading.Event()
         self.sandbox_note: str | None = None
         self.output_limit = OUTPUT_LIMIT  # bytes read of each of a run's stdout and stderr
+        self.namespaces = True  # network and PID namespaces where the kernel allows them (off: to test the fallback)
 
     def run_one(self, name: str, request: Request | None = None) -> SnippetResult:
         """Run one snippet in a fresh interpreter, fenced in, in an empty folder."""
@@ -52,15 +53,16 @@ class Executor:
         start = time.monotonic()
         with tempfile.TemporaryDirectory(prefix="snipcheck-") as tmp_name:
             tmp = Path(tmp_name)
-            work, scratch = tmp / "work", tmp / "tmp"
-            work.mkdir()
-            scratch.mkdir()
+            work, scratch, home = tmp / "work", tmp / "tmp", tmp / "home"
+            for folder in (work, scratch, home, home / "matplotlib"):
+                folder.mkdir()
             (work / "matplotlibrc").write_text(MATPLOTLIBRC, encoding="utf-8")
             marker = f"{os.getpid()}-{threading.get_ident()}-{time.monotonic_ns()}"
             config = {
                 "snippet": str(path), "root": str(self.root), "result": str(tmp / "result.json"),
                 "status": str(tmp / "status.json"), "timeout": timeout, "parent": os.getpid(),
-                "memory_mb": memory, "writable": [str(work), str(scratch), str(shared_home()), "/dev"],
+                "namespaces": self.namespaces,
+                "memory_mb": memory, "writable": [str(work), str(scratch), str(home), "/dev"],
                 "untracked": [str(self.root / ".venv"), str(self.root / ".git"), str(self.cache_dir),
                               str(PACKAGE)],
             }
@@ -69,7 +71,7 @@ class Executor:
             with open(out_path, "wb") as out, open(err_path, "wb") as err:
                 try:
                     process = subprocess.Popen([sys.executable, "-W", "error", str(BOOTSTRAP), str(tmp / "config.json")],
-                                               cwd=work, env=snippet_environment(scratch, marker), stdout=out, stderr=err,
+                                               cwd=work, env=snippet_environment(scratch, home, marker), stdout=out, stderr=err,
                                                stdin=subprocess.DEVNULL, start_new_session=True)
                 except OSError as exc:
                     return SnippetResult(name, error=f"cannot start Python: {exc}")
@@ -94,7 +96,7 @@ class Executor:
                         if size > self.output_limit]
             status = _read_json(tmp / "status.json") or {}
             report = _read_json(tmp / "result.json")
-            if report is not None and report.get("sandbox"):
+            if report is not None and isinstance(report.get("sandbox"), str) and report["sandbox"]:
                 self.sandbox_note = report["sandbox"]
             if self.cancel.is_set() or status.get("stopped"):
                 result.error = "stopped: the build was interrupted, or the snippet was edited while it ran"
@@ -103,6 +105,10 @@ class Executor:
                 left = status.get("left_running", 0)
                 result.error = (f"timed out after {timeout:g} s (raise it with timeout=SECONDS on the run block)"
                                 + (f"; {left} process(es) it started were stopped too" if left else ""))
+                return result
+            if report is None and _size(tmp / "result.json") > 0:
+                result.error = ("its result record is malformed (not a JSON object): the snippet wrote to it, so its values "
+                                "and the files it read are unknown and nothing of the run is used")
                 return result
             if report is None:
                 code = status.get("exit")
@@ -113,6 +119,11 @@ class Executor:
                 result.error = f"the interpreter ended ({how}) before the snippet finished{hint}" + (f"\n{tail}" if tail else "")
                 if too_much:
                     result.error = f"it printed {' and '.join(too_much)}, more than the checker reads; " + result.error
+                return result
+            wrong = malformed(report)
+            if wrong is not None:
+                result.error = (f"its result record is malformed ({wrong}): the snippet wrote to it, so its values and the "
+                                "files it read are unknown and nothing of the run is used")
                 return result
             result.error = report.get("error")
             if too_much:
@@ -207,6 +218,13 @@ class Executor:
             process.wait(timeout=5)
         except subprocess.TimeoutExpired:
             pass
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 def _read_json(path: Path):
