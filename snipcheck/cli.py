@@ -83,6 +83,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     print(f"snipcheck: {len(build.stats.ran)} snippets run, {len(build.stats.cached)} from cache, "
           f"{len(build.checks)} numbers checked, {len(build.citations)} quoted", file=sys.stderr)
+    for name, result in sorted(build.results.items()):
+        if result.unrecorded and not result.from_cache:
+            print(f"snipcheck: {engine.snippets_prefix}/{name} is run every build, never cached: {result.unrecorded}, "
+                  "whose reads are not recorded", file=sys.stderr)
     if engine.sandbox_note and (engine.sandbox_note.startswith("python-only") or "not enforced" in engine.sandbox_note):
         print(f"snipcheck: warning: {engine.sandbox_note}", file=sys.stderr)
     if args.command == "accept":

@@ -199,6 +199,7 @@ def _child(config: dict, libc, unfenced: list[str]) -> int:
     sys.path[:] = [os.path.dirname(os.path.realpath(snippet)), root] + [p for p in sys.path[1:] if p not in (root,)]
     sys.argv = [snippet]
     sys.addaudithook(tracker.hook)
+    os.open = _noting_dir_fd(os.open, tracker)
     tracker.active = True
     error, namespace = None, {}
     import runpy
@@ -220,7 +221,8 @@ def _child(config: dict, libc, unfenced: list[str]) -> int:
     else:
         _stdout_problem()
     values = _values(namespace) if error is None else {}
-    report = {"error": error, "values": values, "reads": tracker.reads, "listed": tracker.listed, "sandbox": sandbox}
+    report = {"error": error, "values": values, "reads": tracker.reads, "listed": tracker.listed, "sandbox": sandbox,
+              "unrecorded": tracker.unrecorded}
     data = json.dumps(report, allow_nan=True).encode("utf-8")
     os.ftruncate(result_fd, 0)  # whatever the snippet wrote to it is gone
     os.lseek(result_fd, 0, os.SEEK_SET)
@@ -337,6 +339,9 @@ _PATH_EVENTS = {"os.remove": (0,), "os.rmdir": (0,), "os.mkdir": (0,), "os.renam
                 "shutil.rmtree": (0,), "shutil.move": (0, 1), "shutil.copyfile": (1,), "os.mkfifo": (0,), "os.mknod": (0,)}
 
 
+_STARTS = ("subprocess.Popen", "os.system", "os.fork", "os.forkpty", "os.posix_spawn", "os.spawn", "os.exec")
+
+
 class _Tracker:
     """The audit hook: refuses writes outside the writable folders; records project reads."""
 
@@ -344,6 +349,7 @@ class _Tracker:
         self.root, self.writable, self.untracked = root, writable, untracked
         self.reads: dict[str, dict] = {}
         self.listed: dict[str, str] = {}
+        self.unrecorded: str | None = None  # why some reads cannot be recorded (the run is then not cached)
         self.active = False
 
     def _inside(self, path: str, folders: list[str]) -> bool:
@@ -381,6 +387,9 @@ class _Tracker:
                     real = self._real(args[index])
                     if real is not None and not self._inside(real, self.writable):
                         self._refuse(args[index])
+        elif (event in _STARTS or event == "os.fwalk") and self._from_project():
+            self.unrecorded = self.unrecorded or (f"it starts a process ({event})" if event in _STARTS else
+                                                  "it walks a folder with os.fwalk")
         elif event in ("socket.connect", "socket.sendto") and len(args) > 1 and isinstance(args[1], (str, bytes)):
             address = os.fsdecode(args[1])  # a Unix socket's path (an abstract one starts with NUL)
             if address and not address.startswith("\0") and not self._inside(os.path.realpath(address), self.writable):
@@ -394,6 +403,21 @@ class _Tracker:
                 finally:
                     self.active = True
                 self.listed[os.path.relpath(real, self.root) + "/"] = hashlib.sha256("\0".join(names).encode()).hexdigest()
+
+    def _from_project(self) -> bool:
+        """True if the code that called into the standard library is the snippet's or the
+        project's (not a library's, as matplotlib running fc-list once for its font cache)."""
+        import sysconfig
+
+        stdlib = os.path.realpath(sysconfig.get_paths()["stdlib"]) + os.sep
+        frame = sys._getframe(2)
+        while frame is not None:
+            name = frame.f_code.co_filename
+            if not name.startswith("<") and not os.path.realpath(name).startswith(stdlib):
+                real = os.path.realpath(name)
+                return real != os.path.realpath(__file__) and self._tracked(real)
+            frame = frame.f_back
+        return False
 
     def _tracked(self, real: str) -> bool:
         return real.startswith(self.root + os.sep) and not self._inside(real, self.untracked)
@@ -424,6 +448,17 @@ class _Tracker:
             pass
         finally:
             self.active = True
+
+
+def _noting_dir_fd(os_open, tracker: _Tracker):
+    """``os.open`` that notes a path taken relative to a folder (``dir_fd=``, as ``opener=``
+    functions do): the audit hook sees only the relative path, so the read cannot be recorded."""
+    def open_(path, flags, mode=0o777, *, dir_fd=None):
+        if dir_fd is not None and tracker.active:
+            tracker.unrecorded = tracker.unrecorded or "it opens a file relative to a folder (dir_fd=)"
+        return os_open(path, flags, mode, dir_fd=dir_fd)
+
+    return open_
 
 
 def _from_import_system() -> bool:

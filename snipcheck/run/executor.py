@@ -126,6 +126,7 @@ class Executor:
                                 "files it read are unknown and nothing of the run is used")
                 return result
             result.error = report.get("error")
+            result.unrecorded = report.get("unrecorded")
             if too_much:
                 result.error = (f"it printed {' and '.join(too_much)}; the checker reads at most "
                                 f"{self.output_limit / (1 << 20):g} MiB of each (write large data to a file, print a summary)"

@@ -28,7 +28,8 @@ class RunFunction:
             return SnippetResult(name, error="stopped before it ran (the build was interrupted)")
         result = self.checked(name, request)
         result.live = request.live
-        self.store.put(name, key, request, result)
+        if result.unrecorded is None:  # what it read is not all known: it runs again next build
+            self.store.put(name, key, request, result)
         return result
 
     def checked(self, name: str, request: Request) -> SnippetResult:

@@ -41,6 +41,7 @@ class SnippetResult:
     live: bool = False  # measured by this build (or, under serve, by this serve session)
     pending: bool = False  # under serve: still running in the background
     sandbox: list[str] = field(default_factory=list)  # protected files the run changed
+    unrecorded: str | None = None  # why some of its reads cannot be recorded: it is never cached
 
     def figure_bytes(self, name: str) -> bytes:
         return base64.b64decode(self.figures[name])
@@ -55,6 +56,8 @@ def malformed(report: dict) -> str | None:
     process, so a snippet could overwrite it), or None: every field is checked for its type."""
     if not (report.get("error") is None or isinstance(report.get("error"), str)):
         return "its error is not text"
+    if not (report.get("unrecorded") is None or isinstance(report.get("unrecorded"), str)):
+        return "its note of unrecorded reads is not text"
     if not isinstance(report.get("sandbox", ""), str):
         return "its sandbox note is not text"
     for part in ("values", "reads", "listed"):
