@@ -14,12 +14,15 @@
 
 Exit codes: 0 everything checks; 1 a problem remains (for ``accept``: after it wrote what it
 could; for ``render``: nothing written); 2 the command could not run as asked (no pages found,
-a page it must not write, an OUT it must not replace); 130 interrupted.
+a page it must not write, an OUT it must not replace); 130 interrupted (Ctrl-C); 128 + N stopped
+by signal N (143 SIGTERM, 129 SIGHUP). However the command is stopped, every snippet and every
+process it started is stopped first.
 """
 
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from pathlib import Path
 
@@ -65,7 +68,12 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     engine = Engine(Path(args.root), docs_dir=args.docs, refresh=args.refresh or None)
     try:
-        build = engine.build()
+        with _terminated_as_interrupt():
+            build = engine.build()
+    except Terminated as exc:
+        print(f"snipcheck: stopped by {signal.Signals(exc.signum).name}; every snippet and every process "
+              "it started was stopped", file=sys.stderr)
+        return 128 + exc.signum
     except KeyboardInterrupt:
         print("snipcheck: interrupted; every snippet was stopped", file=sys.stderr)
         return 130
@@ -75,7 +83,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     print(f"snipcheck: {len(build.stats.ran)} snippets run, {len(build.stats.cached)} from cache, "
           f"{len(build.checks)} numbers checked, {len(build.citations)} quoted", file=sys.stderr)
-    if engine.sandbox_note and engine.sandbox_note.startswith("python-only"):
+    for name, result in sorted(build.results.items()):
+        if result.unrecorded and not result.from_cache:
+            print(f"snipcheck: {engine.snippets_prefix}/{name} is run every build, never cached: {result.unrecorded}, "
+                  "whose reads are not recorded", file=sys.stderr)
+    if engine.sandbox_note and (engine.sandbox_note.startswith("python-only") or "not enforced" in engine.sandbox_note):
         print(f"snipcheck: warning: {engine.sandbox_note}", file=sys.stderr)
     if args.command == "accept":
         return _accept(engine, build)
@@ -86,6 +98,32 @@ def main(argv: list[str] | None = None) -> int:
     if build.problems:
         print(f"snipcheck: {len(build.problems)} problem(s)", file=sys.stderr)
     return 1 if build.problems else 0
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP (``timeout``, a cancelled CI job, a closed terminal): stopped as Ctrl-C
+    stops the build, every snippet's processes killed before the command ends."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+class _terminated_as_interrupt:
+    """While in force, SIGTERM and SIGHUP raise ``Terminated`` in the main thread."""
+
+    SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+    def __enter__(self):
+        def raise_terminated(signum, frame):
+            raise Terminated(signum)
+
+        self.before = {s: signal.signal(s, raise_terminated) for s in self.SIGNALS}
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for s, handler in self.before.items():
+            signal.signal(s, handler)
 
 
 def _accept(engine: Engine, build) -> int:

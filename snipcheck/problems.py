@@ -5,6 +5,16 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+MESSAGE_LIMIT = 4000  # characters of a problem's message shown; the rest is cut, and the cut says so
+VALUE_LIMIT = 200  # characters of one documented or computed value shown in a message
+
+
+def cut(text: str, limit: int) -> str:
+    """``text`` if it is at most ``limit`` characters, else its start and how much was cut."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… (cut: {len(text) - limit} more characters)"
+
 
 class ProblemKind(enum.Enum):
     """What went wrong. Code that treats problems differently looks at this, never at the wording."""
@@ -32,6 +42,9 @@ class Problem:
     line: int
     message: str
     snippet: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "message", cut(self.message, MESSAGE_LIMIT))
 
     def __str__(self) -> str:
         where = f" ({self.snippet})" if self.snippet else ""

@@ -9,7 +9,7 @@ from decimal import Decimal, InvalidOperation
 from ..dispatch import ByRegion
 from ..layout import figure_target, is_figure
 from ..numeric import compare_output, compare_tokens, tokenize
-from ..problems import Problem, ProblemKind
+from ..problems import VALUE_LIMIT, Problem, ProblemKind, cut
 from ..read.regions import ComputedTie, Figure, NamedTie, OutputBlock, QuotedTie, RangeTie, RunBlock
 from ..run.result import SnippetResult
 from ..values.compare import compare_value, measured_text
@@ -33,7 +33,7 @@ def check_output(block: OutputBlock, ctx: Context) -> Outcome:
         return out  # a cell the run did not split out: reported with the page's cells
     drifts = compare_output(block.text, stdout)
     for i, drift in enumerate(drifts):
-        message = f"documented {drift.documented}, computed {drift.computed}"
+        message = f"documented {cut(drift.documented, VALUE_LIMIT)}, computed {cut(drift.computed, VALUE_LIMIT)}"
         if i == 0 and not stdout.strip() and result.stderr.strip():
             message += ("\n    the snippet printed nothing to standard output; its standard error reads:\n"
                         + "\n".join("    " + line for line in result.stderr.strip().splitlines()[-6:]))

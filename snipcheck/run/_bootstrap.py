@@ -6,7 +6,8 @@ is imported into the snippet's interpreter). Standard library only. Two processe
 - the supervisor (this process): becomes a child subreaper (Linux ``prctl``), so every process
   the snippet starts, even one that calls ``setsid``, stays its descendant; it waits for the
   snippet up to its timeout, then kills whatever the snippet left running, reaps it, and writes
-  a status file. SIGTERM (the build stopping) does the same at once;
+  a status file. SIGTERM (the build stopping) does the same at once, and so does the build's
+  death, however it died (``PR_SET_PDEATHSIG``);
 - the snippet process (a fork): caps its address space (``RLIMIT_AS``), the size of any file it
   writes, and core dumps; where the kernel has Landlock, restricts itself and every process it
   starts to writing only inside its own working and temporary folders, opening no TCP connection
@@ -49,13 +50,20 @@ def main() -> int:
     subreaper = sys.platform.startswith("linux") and libc.prctl(36, 1, 0, 0, 0) == 0  # PR_SET_CHILD_SUBREAPER
     status = {"timed_out": False, "stopped": False, "exit": None, "signal": None, "subreaper": subreaper,
               "left_running": 0}
+    # CLONE_NEWPID (root or CAP_SYS_ADMIN only): the next fork is pid 1 of a namespace of its own
+    namespaces = config.get("namespaces", True)
+    pid_namespace = namespaces and sys.platform.startswith("linux") and libc.unshare(0x20000000) == 0
+    exit_read, exit_write = os.pipe()
     pid = os.fork()
     if pid == 0:
+        os.close(exit_read)
         try:
-            code = _child(config, libc)
+            unfenced = _isolate(libc, False) if namespaces else ["network and PID namespaces (turned off)"]
+            code = _init(config, libc, exit_write) if pid_namespace else _child(config, libc, unfenced)
         except BaseException:  # noqa: BLE001 - nothing may escape the child but its exit
             code = 70
         os._exit(code)
+    os.close(exit_write)
 
     def stop(signum, frame):
         raise _Stop(signum)
@@ -64,16 +72,20 @@ def main() -> int:
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGALRM, stop)
     signal.setitimer(signal.ITIMER_REAL, float(config["timeout"]))
+    if sys.platform.startswith("linux"):  # the build dying, even by SIGKILL, stops this run as SIGTERM does
+        libc.prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
     try:
+        if os.getppid() != config.get("parent", os.getppid()):
+            raise _Stop(signal.SIGTERM)  # it died before PR_SET_PDEATHSIG was in force
         _, raw = os.waitpid(pid, 0)
         signal.setitimer(signal.ITIMER_REAL, 0)
-        status["exit"] = os.waitstatus_to_exitcode(raw)
+        status["exit"] = os.waitstatus_to_exitcode(int(os.read(exit_read, 32) or raw) if pid_namespace else raw)
     except _Stop as exc:
         signal.setitimer(signal.ITIMER_REAL, 0)
         status["timed_out" if exc.args[0] == signal.SIGALRM else "stopped"] = True
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    status["left_running"] = _kill_descendants(pid)
+    status["left_running"] = _kill_descendants(pid, pid_namespace)
     if status["exit"] is not None and status["exit"] < 0:
         status["signal"] = -status["exit"]
     with open(config["status"], "w", encoding="utf-8") as handle:
@@ -96,9 +108,31 @@ def _children(me: int) -> list[int]:
     return found
 
 
-def _kill_descendants(first: int) -> int:
+def _namespace(init: int) -> tuple[set[int], set[int]]:
+    """The processes in ``init``'s PID namespace: (those the snippet started, the init and the
+    snippet itself), by their pids here."""
+    try:
+        target = os.readlink(f"/proc/{init}/ns/pid")
+    except OSError:
+        return set(), {init}
+    started, own = set(), {init}
+    for entry in os.listdir("/proc"):
+        try:
+            if not entry.isdigit() or os.readlink(f"/proc/{entry}/ns/pid") != target:
+                continue
+            with open(f"/proc/{entry}/status", encoding="ascii", errors="replace") as handle:
+                inner = next(line for line in handle if line.startswith("NSpid:")).split()[-1]
+        except (OSError, StopIteration):
+            continue
+        (own if inner in ("1", "2") else started).add(int(entry))
+    return started, own
+
+
+def _kill_descendants(first: int, pid_namespace: bool = False) -> int:
     """Kill the snippet and everything it started; orphans come to this subreaper as their
-    parents die. Returns how many processes were still running besides the snippet."""
+    parents die (in a PID namespace, they all die with its init, ``first``). Returns how many
+    processes were still running besides the snippet."""
+    started, own = _namespace(first) if pid_namespace else (set(), {first})
     me, killed, deadline = os.getpid(), set(), time.monotonic() + 10
     try:
         os.kill(first, signal.SIGKILL)
@@ -121,13 +155,31 @@ def _kill_descendants(first: int) -> int:
             if not kids:
                 break
         time.sleep(0.002)
-    killed.discard(first)
-    return len(killed)
+    return len((killed | started) - own)
 
 
 # -- the snippet's process ----------------------------------------------------------------------------
 
-def _child(config: dict, libc) -> int:
+def _init(config: dict, libc, exit_fd: int) -> int:
+    """Pid 1 of the snippet's PID namespace: sets up its namespaces, runs the snippet as its one
+    child (pid 1 itself would ignore signals it has no handler for) and reaps every orphan; hands
+    the snippet's wait status to the supervisor. When it ends, the kernel kills the namespace."""
+    unfenced = _isolate(libc, True)
+    pid = os.fork()
+    if pid == 0:
+        os.close(exit_fd)
+        try:
+            os._exit(_child(config, libc, unfenced))
+        except BaseException:  # noqa: BLE001 - nothing may escape the child but its exit
+            os._exit(70)
+    while True:
+        done, raw = os.waitpid(-1, 0)
+        if done == pid:
+            os.write(exit_fd, str(raw).encode())
+            return 0
+
+
+def _child(config: dict, libc, unfenced: list[str]) -> int:
     import resource
 
     result_fd = os.open(config["result"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -139,7 +191,7 @@ def _child(config: dict, libc) -> int:
             resource.setrlimit(limit, (value, value))
         except (ValueError, OSError):
             pass
-    sandbox = _landlock(libc, writable)
+    sandbox = _landlock(libc, writable) + (f"; not enforced: {'; '.join(unfenced)}" if unfenced else "")
     root = os.path.realpath(config["root"])
     snippet = config["snippet"]
     tracker = _Tracker(root, writable, [os.path.realpath(p) for p in config["untracked"]])
@@ -147,6 +199,7 @@ def _child(config: dict, libc) -> int:
     sys.path[:] = [os.path.dirname(os.path.realpath(snippet)), root] + [p for p in sys.path[1:] if p not in (root,)]
     sys.argv = [snippet]
     sys.addaudithook(tracker.hook)
+    os.open = _noting_dir_fd(os.open, tracker)
     tracker.active = True
     error, namespace = None, {}
     cells, ran = config.get("cells") or [], {"cells": [], "failed": None, "line": None}
@@ -173,8 +226,10 @@ def _child(config: dict, libc) -> int:
         _stdout_problem()
     values = _values(namespace) if error is None else {}
     report = {"error": error, "values": values, "reads": tracker.reads, "listed": tracker.listed, "sandbox": sandbox,
-              "cells": ran["cells"], "failed_cell": ran["failed"]}
+              "cells": ran["cells"], "failed_cell": ran["failed"], "unrecorded": tracker.unrecorded}
     data = json.dumps(report, allow_nan=True).encode("utf-8")
+    os.ftruncate(result_fd, 0)  # whatever the snippet wrote to it is gone
+    os.lseek(result_fd, 0, os.SEEK_SET)
     view = memoryview(data)
     while view:
         view = view[os.write(result_fd, view):]
@@ -275,6 +330,28 @@ def _snippet_line(tb, snippet: str, root: str) -> str:
     return f" at {os.path.relpath(os.path.realpath(snippet), root)}:{frames[-1].lineno}"
 
 
+def _isolate(libc, pid_namespace: bool) -> list[str]:
+    """A network namespace of its own (no interface but a loopback that is down: no UDP, TCP or
+    raw socket reaches anything) and, in its own PID namespace, a mount namespace with a /proc
+    that shows only the snippet's tree (the build's environment is out of reach) and a /dev/shm
+    of its own. Returns what could not be set up."""
+    if not sys.platform.startswith("linux"):
+        return ["network and PID namespaces (Linux only)"]
+    libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p]
+    missing = []
+    if libc.unshare(0x40000000) != 0:  # CLONE_NEWNET
+        missing.append(f"network namespace ({os.strerror(ctypes.get_errno())}: UDP reaches the network)")
+    if not pid_namespace:
+        return missing + ["PID namespace (other processes, the build's environment among them, are visible in /proc)"]
+    if (libc.unshare(0x00020000) != 0  # CLONE_NEWNS
+            or libc.mount(None, b"/", None, (1 << 14) | (1 << 18), None) != 0  # MS_REC | MS_PRIVATE
+            or libc.mount(b"proc", b"/proc", b"proc", 2 | 4 | 8, None) != 0):  # MS_NOSUID | MS_NODEV | MS_NOEXEC
+        return missing + [f"private /proc ({os.strerror(ctypes.get_errno())}: other processes' entries are visible)"]
+    if os.path.isdir("/dev/shm") and libc.mount(b"tmpfs", b"/dev/shm", b"tmpfs", 2 | 4, b"size=256m,mode=1777") != 0:
+        missing.append(f"private /dev/shm ({os.strerror(ctypes.get_errno())})")
+    return missing
+
+
 def _landlock(libc, writable: list[str]) -> str:
     """Restrict writes to ``writable`` (and /dev), TCP and signals; say what is in force."""
     syscall = libc.syscall
@@ -334,6 +411,9 @@ _PATH_EVENTS = {"os.remove": (0,), "os.rmdir": (0,), "os.mkdir": (0,), "os.renam
                 "shutil.rmtree": (0,), "shutil.move": (0, 1), "shutil.copyfile": (1,), "os.mkfifo": (0,), "os.mknod": (0,)}
 
 
+_STARTS = ("subprocess.Popen", "os.system", "os.fork", "os.forkpty", "os.posix_spawn", "os.spawn", "os.exec")
+
+
 class _Tracker:
     """The audit hook: refuses writes outside the writable folders; records project reads."""
 
@@ -341,6 +421,7 @@ class _Tracker:
         self.root, self.writable, self.untracked = root, writable, untracked
         self.reads: dict[str, dict] = {}
         self.listed: dict[str, str] = {}
+        self.unrecorded: str | None = None  # why some reads cannot be recorded (the run is then not cached)
         self.active = False
 
     def _inside(self, path: str, folders: list[str]) -> bool:
@@ -378,6 +459,13 @@ class _Tracker:
                     real = self._real(args[index])
                     if real is not None and not self._inside(real, self.writable):
                         self._refuse(args[index])
+        elif (event in _STARTS or event == "os.fwalk") and self._from_project():
+            self.unrecorded = self.unrecorded or (f"it starts a process ({event})" if event in _STARTS else
+                                                  "it walks a folder with os.fwalk")
+        elif event in ("socket.connect", "socket.sendto") and len(args) > 1 and isinstance(args[1], (str, bytes)):
+            address = os.fsdecode(args[1])  # a Unix socket's path (an abstract one starts with NUL)
+            if address and not address.startswith("\0") and not self._inside(os.path.realpath(address), self.writable):
+                raise PermissionError(errno.EACCES, f"snipcheck: a snippet may reach no Unix socket outside its folders; not {address!r}")
         elif event in ("os.listdir", "os.scandir") and not _from_import_system():
             real = self._real(args[0] if args else ".")
             if real is not None and self._tracked(real) and os.path.isdir(real):
@@ -387,6 +475,21 @@ class _Tracker:
                 finally:
                     self.active = True
                 self.listed[os.path.relpath(real, self.root) + "/"] = hashlib.sha256("\0".join(names).encode()).hexdigest()
+
+    def _from_project(self) -> bool:
+        """True if the code that called into the standard library is the snippet's or the
+        project's (not a library's, as matplotlib running fc-list once for its font cache)."""
+        import sysconfig
+
+        stdlib = os.path.realpath(sysconfig.get_paths()["stdlib"]) + os.sep
+        frame = sys._getframe(2)
+        while frame is not None:
+            name = frame.f_code.co_filename
+            if not name.startswith("<") and not os.path.realpath(name).startswith(stdlib):
+                real = os.path.realpath(name)
+                return real != os.path.realpath(__file__) and self._tracked(real)
+            frame = frame.f_back
+        return False
 
     def _tracked(self, real: str) -> bool:
         return real.startswith(self.root + os.sep) and not self._inside(real, self.untracked)
@@ -417,6 +520,17 @@ class _Tracker:
             pass
         finally:
             self.active = True
+
+
+def _noting_dir_fd(os_open, tracker: _Tracker):
+    """``os.open`` that notes a path taken relative to a folder (``dir_fd=``, as ``opener=``
+    functions do): the audit hook sees only the relative path, so the read cannot be recorded."""
+    def open_(path, flags, mode=0o777, *, dir_fd=None):
+        if dir_fd is not None and tracker.active:
+            tracker.unrecorded = tracker.unrecorded or "it opens a file relative to a folder (dir_fd=)"
+        return os_open(path, flags, mode, dir_fd=dir_fd)
+
+    return open_
 
 
 def _from_import_system() -> bool:

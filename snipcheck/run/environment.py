@@ -12,7 +12,6 @@ import importlib.metadata
 import os
 import re
 import sys
-import tempfile
 from pathlib import Path
 
 from .cache import sha256
@@ -20,6 +19,7 @@ from .cache import sha256
 RUNNER_VERSION = "3"
 DEFAULT_TIMEOUT = 60.0
 DEFAULT_MEMORY_MB = 4096
+OUTPUT_LIMIT = 1 << 20  # bytes of a snippet's stdout (and of its stderr) the checker reads
 KILL_GRACE = 10.0  # seconds the supervisor has to stop the snippet's processes after the timeout
 BOOTSTRAP = Path(__file__).with_name("_bootstrap.py")
 
@@ -61,16 +61,9 @@ def _version(package: str) -> str:
         return "absent"
 
 
-def shared_home() -> Path:
-    """HOME (and matplotlib's font cache) for every snippet of this user: fixed, outside the project."""
-    home = Path(tempfile.gettempdir()) / f"snipcheck-home-{os.getuid() if hasattr(os, 'getuid') else 0}"
-    (home / "matplotlib").mkdir(parents=True, exist_ok=True)
-    return home
-
-
-def snippet_environment(tmp: Path, marker: str) -> dict[str, str]:
-    """The whole environment a snippet sees (an allow-list, not the build's environment)."""
-    home = shared_home()
+def snippet_environment(tmp: Path, home: Path, marker: str) -> dict[str, str]:
+    """The whole environment a snippet sees (an allow-list, not the build's environment). HOME
+    and matplotlib's cache are the run's own, fresh: nothing one run writes there reaches another."""
     return {**PINNED_ENV, "PATH": os.pathsep.join([str(Path(sys.executable).parent), "/usr/local/bin", "/usr/bin", "/bin"]),
             "HOME": str(home), "MPLCONFIGDIR": str(home / "matplotlib"), "TMPDIR": str(tmp), "SNIPCHECK_RUN": marker}
 

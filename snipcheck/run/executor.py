@@ -22,8 +22,8 @@ import time
 from pathlib import Path
 
 from .cells import cell_outputs, cell_starts
-from .environment import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, KILL_GRACE, MATPLOTLIBRC, shared_home, snippet_environment
-from .result import Request, SnippetResult
+from .environment import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, KILL_GRACE, MATPLOTLIBRC, OUTPUT_LIMIT, snippet_environment
+from .result import Request, SnippetResult, malformed
 
 BOOTSTRAP = Path(__file__).with_name("_bootstrap.py")
 PACKAGE = Path(__file__).resolve().parents[1]  # snipcheck itself: a snippet's reads of it are not tracked
@@ -42,6 +42,8 @@ class Executor:
         self._lock = threading.Lock()
         self.cancel = threading.Event()
         self.sandbox_note: str | None = None
+        self.output_limit = OUTPUT_LIMIT  # bytes read of each of a run's stdout and stderr
+        self.namespaces = True  # network and PID namespaces where the kernel allows them (off: to test the fallback)
 
     def run_one(self, name: str, request: Request | None = None) -> SnippetResult:
         """Run one snippet in a fresh interpreter, fenced in, in an empty folder."""
@@ -52,15 +54,16 @@ class Executor:
         start = time.monotonic()
         with tempfile.TemporaryDirectory(prefix="snipcheck-") as tmp_name:
             tmp = Path(tmp_name)
-            work, scratch = tmp / "work", tmp / "tmp"
-            work.mkdir()
-            scratch.mkdir()
+            work, scratch, home = tmp / "work", tmp / "tmp", tmp / "home"
+            for folder in (work, scratch, home, home / "matplotlib"):
+                folder.mkdir()
             (work / "matplotlibrc").write_text(MATPLOTLIBRC, encoding="utf-8")
             marker = f"{os.getpid()}-{threading.get_ident()}-{time.monotonic_ns()}"
             config = {
                 "snippet": str(path), "root": str(self.root), "result": str(tmp / "result.json"),
-                "status": str(tmp / "status.json"), "timeout": timeout,
-                "memory_mb": memory, "cells": cell_starts(path), "writable": [str(work), str(scratch), str(shared_home()), "/dev"],
+                "status": str(tmp / "status.json"), "timeout": timeout, "parent": os.getpid(),
+                "namespaces": self.namespaces,
+                "memory_mb": memory, "cells": cell_starts(path), "writable": [str(work), str(scratch), str(home), "/dev"],
                 "untracked": [str(self.root / ".venv"), str(self.root / ".git"), str(self.cache_dir),
                               str(PACKAGE)],
             }
@@ -69,7 +72,7 @@ class Executor:
             with open(out_path, "wb") as out, open(err_path, "wb") as err:
                 try:
                     process = subprocess.Popen([sys.executable, "-W", "error", str(BOOTSTRAP), str(tmp / "config.json")],
-                                               cwd=work, env=snippet_environment(scratch, marker), stdout=out, stderr=err,
+                                               cwd=work, env=snippet_environment(scratch, home, marker), stdout=out, stderr=err,
                                                stdin=subprocess.DEVNULL, start_new_session=True)
                 except OSError as exc:
                     return SnippetResult(name, error=f"cannot start Python: {exc}")
@@ -87,13 +90,15 @@ class Executor:
                     self._runs.get(name, set()).discard(process)
                 _kill_marked(marker)
             seconds = time.monotonic() - start
-            out_bytes = out_path.read_bytes()
-            stdout = out_bytes.decode("utf-8", "replace")
-            stderr = err_path.read_bytes().decode("utf-8", "replace")
+            (out_bytes, out_size), (err_bytes, err_size) = self._read_capped(out_path), self._read_capped(err_path)
+            stdout, stderr = out_bytes.decode("utf-8", "replace"), err_bytes.decode("utf-8", "replace")
             result = SnippetResult(name, stdout=stdout, stderr=stderr, seconds=seconds)
+            too_much = [f"{size / (1 << 20):.1f} MiB to {what}" for what, size in (("standard output", out_size),
+                                                                                   ("standard error", err_size))
+                        if size > self.output_limit]
             status = _read_json(tmp / "status.json") or {}
             report = _read_json(tmp / "result.json")
-            if report is not None and report.get("sandbox"):
+            if report is not None and isinstance(report.get("sandbox"), str) and report["sandbox"]:
                 self.sandbox_note = report["sandbox"]
             if self.cancel.is_set() or status.get("stopped"):
                 result.error = "stopped: the build was interrupted, or the snippet was edited while it ran"
@@ -103,6 +108,10 @@ class Executor:
                 result.error = (f"timed out after {timeout:g} s (raise it with timeout=SECONDS on the run block)"
                                 + (f"; {left} process(es) it started were stopped too" if left else ""))
                 return result
+            if report is None and _size(tmp / "result.json") > 0:
+                result.error = ("its result record is malformed (not a JSON object): the snippet wrote to it, so its values "
+                                "and the files it read are unknown and nothing of the run is used")
+                return result
             if report is None:
                 code = status.get("exit")
                 how = f"killed by signal {-code}" if isinstance(code, int) and code < 0 else f"exit code {code}"
@@ -110,9 +119,21 @@ class Executor:
                         if isinstance(code, int) and code in (-9, -11, -6) else "")
                 tail = "\n".join(stderr.strip().splitlines()[-12:])
                 result.error = f"the interpreter ended ({how}) before the snippet finished{hint}" + (f"\n{tail}" if tail else "")
+                if too_much:
+                    result.error = f"it printed {' and '.join(too_much)}, more than the checker reads; " + result.error
+                return result
+            wrong = malformed(report)
+            if wrong is not None:
+                result.error = (f"its result record is malformed ({wrong}): the snippet wrote to it, so its values and the "
+                                "files it read are unknown and nothing of the run is used")
                 return result
             result.error = report.get("error")
             result.cells, result.failed_cell = cell_outputs(out_bytes, report)
+            result.unrecorded = report.get("unrecorded")
+            if too_much:
+                result.error = (f"it printed {' and '.join(too_much)}; the checker reads at most "
+                                f"{self.output_limit / (1 << 20):g} MiB of each (write large data to a file, print a summary)"
+                                + (f"\n{result.error}" if result.error else ""))
             result.values = report.get("values") or {}
             result.imported = self._verify_reads(report)
             figures, problem = self._collect_figures(work)
@@ -120,6 +141,13 @@ class Executor:
             if result.error is None and problem:
                 result.error = problem
         return result
+
+    def _read_capped(self, path: Path) -> tuple[bytes, int]:
+        """At most ``output_limit`` bytes of ``path``, and the file's whole size."""
+        with open(path, "rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            data = handle.read(self.output_limit)
+        return data, size
 
     def _verify_reads(self, report: dict) -> dict[str, str]:
         """The project files the run read, with the hash each had when it was read; a file that
@@ -194,6 +222,13 @@ class Executor:
             process.wait(timeout=5)
         except subprocess.TimeoutExpired:
             pass
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 def _read_json(path: Path):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
+from ..problems import cut
 from .cache import FileHashes
 from .environment import DEFAULT_TIMEOUT
 from .executor import Executor
@@ -27,7 +28,8 @@ class RunFunction:
             return SnippetResult(name, error="stopped before it ran (the build was interrupted)")
         result = self.checked(name, request)
         result.live = request.live
-        self.store.put(name, key, request, result)
+        if result.unrecorded is None:  # what it read is not all known: it runs again next build
+            self.store.put(name, key, request, result)
         return result
 
     def checked(self, name: str, request: Request) -> SnippetResult:
@@ -42,7 +44,8 @@ class RunFunction:
             if differs:
                 first.error = (
                     f"nondeterministic: two runs of the same source gave different {' and '.join(differs)}"
-                    + (f"\n--- run 1\n{first.stdout}--- run 2\n{second.stdout}" if "stdout" in differs else "")
+                    + (f"\n--- run 1\n{cut(first.stdout, 1000)}\n--- run 2\n{cut(second.stdout, 1000)}\n"
+                       if "stdout" in differs else "")
                     + "\nSeed every random generator, or mark the run block `live` if it measures time."
                 )
             if first.imported != second.imported:

@@ -196,3 +196,191 @@ def test_ctrl_c_stops_the_build_and_leaves_no_process_and_no_temporary_folder(pr
     assert "interrupted" in err.decode()
     assert processes_with(f"sleep {tag}") == []
     assert [p.name for p in scratch.iterdir() if p.name.startswith("snipcheck-") and "home" not in p.name] == []
+
+
+def _check_in_a_process(project) -> tuple[str, float, int]:
+    """``snipcheck check`` run on its own: its stderr, seconds, and the peak memory (bytes) of
+    the largest process it ran (the checker or a snippet)."""
+    import resource
+
+    start = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "snipcheck", "check", "--root", str(project.root)],
+                          capture_output=True, timeout=120, text=True)
+    seconds = time.monotonic() - start
+    return done.stderr, seconds, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+
+
+@pytest.mark.hostile
+@pytest.mark.parametrize(("megabytes", "stream"), [(4, "stdout"), (50, "stdout"), (50, "stderr")])
+def test_big_output_is_capped_in_bounded_time_and_memory_and_named(project, megabytes, stream):
+    project.page("p.md", '```python run="s.py"\n```\n\n```output\nx = 1\n```\n')
+    project.snippet("s.py", f"import sys\nfor _ in range({megabytes}):\n    sys.{stream}.write('x = ' + '9' * (1 << 20) + '\\n')\n")
+    err, seconds, peak = _check_in_a_process(project)
+    name = "standard output" if stream == "stdout" else "standard error"
+    assert f"docs/p.md:1: snippets/s.py failed:\n    it printed {megabytes + 0.0:.1f} MiB to {name}; the checker reads at most 1 MiB" in err
+    assert len(err) < 10_000, "the problem message carries the output"
+    assert seconds < 60 and peak < 400 << 20, (seconds, peak)
+
+
+@pytest.mark.hostile
+def test_the_output_cap_is_the_executors(project):
+    engine = project.engine()
+    engine.executor.output_limit = 1000
+    project.page("p.md", '```python run="s.py"\n```\n\n```output\nx\n```\n')
+    project.snippet("s.py", "print('x' * 2000)\n")
+    [problem] = [str(p) for p in engine.build().problems]
+    assert "it printed 0.0 MiB to standard output; the checker reads at most 0.000953674 MiB of each" in problem
+
+
+@pytest.mark.hostile
+def test_big_output_is_capped_under_serve_too(project):
+    project.page("p.md", '```python run="s.py"\n```\n\n```output\nx = 1\n```\n')
+    project.snippet("s.py", "print('x = ' + '9' * (3 << 20))\n")
+    [problem] = [str(p) for p in project.build(serving=True, serve_wait=60).problems]
+    assert problem.startswith("docs/p.md:1: snippets/s.py failed:\n    it printed 3.0 MiB to standard output; the checker reads at most 1 MiB")
+
+
+@pytest.mark.hostile
+def test_a_long_drift_shows_the_start_of_each_side_and_what_was_cut(project):
+    project.page("p.md", '```python run="s.py"\n```\n\n```output\nx = 1\n```\n')
+    project.snippet("s.py", "print('x =', '7' * 5000)\n")
+    [problem] = _run(project, "print('x =', '7' * 5000)\n", page=project.root.joinpath("docs/p.md").read_text())
+    assert problem == f"docs/p.md:5: documented 1, computed {'7' * 200}… (cut: 4800 more characters) (snippets/s.py)"
+
+
+@pytest.mark.hostile
+def test_a_long_nondeterministic_output_is_cut_in_the_message(project):
+    project.page("p.md", '```python run="s.py"\n```\n\n```output\nx\n```\n')
+    project.snippet("s.py", "import os\nprint(os.urandom(3000).hex())\n")
+    [problem] = project.problems(check_determinism=True)
+    assert "nondeterministic: two runs of the same source gave different stdout" in problem
+    assert problem.count("… (cut: 5001 more characters)") == 2 and len(problem) < 3000
+
+
+# -- the build's secrets and the machine ------------------------------------------------------------
+
+namespaces = pytest.mark.skipif(os.geteuid() != 0, reason="new network and PID namespaces need root (or CAP_SYS_ADMIN)")
+TIED = '# P\n\n```python run="s.py"\n```\n\nIt is {{ %s = %s }}.\n'
+
+
+def _tied(project, code: str, name: str, documented: str = "False") -> list[str]:
+    project.page("p.md", TIED % (documented, name))
+    project.snippet("s.py", code)
+    return project.problems()
+
+
+@pytest.mark.hostile
+@namespaces
+def test_no_snippet_reads_the_builds_environment_through_proc(project, monkeypatch):
+    monkeypatch.setenv("SNIPCHECK_TEST_TOKEN", "ci-secret")
+    code = ("import os\nfound = False\nfor entry in os.listdir('/proc'):\n    try:\n"
+            "        found |= b'ci-secret' in open(f'/proc/{entry}/environ', 'rb').read()\n    except OSError:\n        pass\n")
+    assert _tied(project, code, "found") == []
+    assert _tied(project, f"import os\nseen = os.path.exists('/proc/{os.getpid()}/environ')\n", "seen") == []
+
+
+@pytest.mark.hostile
+@namespaces
+def test_proc_shows_only_the_snippets_own_tree(project):
+    code = ("import os, subprocess\nchild = subprocess.Popen(['sleep', '30'])\n"
+            "pids = sorted(int(e) for e in os.listdir('/proc') if e.isdigit())\nchild.kill()\nchild.wait()\n"
+            "count = len(pids)\n")
+    assert _tied(project, code, "count", "3") == []  # its namespace's init, the snippet and its child
+
+
+@pytest.mark.hostile
+@namespaces
+@pytest.mark.parametrize("host", ["127.0.0.1", "10.255.255.1"])
+def test_a_snippet_sends_nothing_over_udp(project, host):
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.settimeout(0.5)
+        port = listener.getsockname()[1]
+        code = (f"import socket\nrefused = False\ns = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\ntry:\n"
+                f"    s.sendto(b'ci-secret', ({host!r}, {port}))\nexcept OSError:\n    refused = True\ns.close()\n")
+        assert _tied(project, code, "refused", "True") == []
+        with pytest.raises(TimeoutError):
+            listener.recv(100)
+
+
+@pytest.mark.hostile
+@pytest.mark.parametrize("kind", ["SOCK_DGRAM", "SOCK_STREAM"])
+def test_a_snippet_reaches_no_unix_socket_outside_its_folders(project, tmp_path, kind):
+    import socket
+
+    path = str(tmp_path / "outside.sock")
+    with socket.socket(socket.AF_UNIX, getattr(socket, kind)) as listener:
+        listener.bind(path)
+        if kind == "SOCK_STREAM":
+            listener.listen(1)
+        listener.settimeout(0.5)
+        call = "s.sendto(b'ci-secret', PATH)" if kind == "SOCK_DGRAM" else "s.connect(PATH)"
+        code = f"import socket\nPATH = {path!r}\ns = socket.socket(socket.AF_UNIX, socket.{kind})\n{call.replace('PATH', repr(path))}\n"
+        [problem] = _run(project, code)
+        assert "PermissionError" in problem and f"a snippet may reach no Unix socket outside its folders; not {path!r}" in problem
+        with pytest.raises(TimeoutError):
+            listener.accept() if kind == "SOCK_STREAM" else listener.recv(100)
+
+
+@pytest.mark.hostile
+@pytest.mark.parametrize("where", ["os.environ['HOME']", "os.environ['MPLCONFIGDIR']", "'/dev/shm'"])
+def test_what_one_run_leaves_in_home_cache_or_shm_no_other_run_sees(project, where):
+    if where == "'/dev/shm'" and os.geteuid() != 0:
+        pytest.skip("a private /dev/shm needs a mount namespace (root)")
+    tag = uuid.uuid4().hex
+    project.snippet("s.py", f"import os\nopen(os.path.join({where}, 'left-{tag}'), 'w').write('poison')\nleft = True\n")
+    project.page("p.md", TIED % ("True", "left"))
+    assert project.problems() == []  # the first build leaves its file
+    assert _tied(project, f"import os\nleft = os.path.exists(os.path.join({where}, 'left-{tag}'))\n", "left") == []
+    assert not os.path.exists(f"/dev/shm/left-{tag}")
+
+
+@pytest.mark.hostile
+@pytest.mark.parametrize(("forged", "message"), [
+    ("b'{not json'", "its result record is malformed (not a JSON object): the snippet wrote to it"),
+    ("b'[1, 2]'", "its result record is malformed (not a JSON object)"),
+    ("json.dumps({'error': None, 'values': {}, 'reads': 'none', 'listed': {}}).encode()", "malformed (it has no reads)"),
+    ("json.dumps({'error': 3, 'values': {}, 'reads': {}, 'listed': {}}).encode()", "malformed (its error is not text)"),
+    ("json.dumps({'error': None, 'values': {'x': {'kind': 'int', 'shape': [2], 'data': [1]}}, 'reads': {}, 'listed': {}}).encode()",
+     "malformed (its value 'x' is not a recorded value)"),
+    ("json.dumps({'error': None, 'values': {}, 'reads': {'a.py': {'sha256': 'x', 'stat': 1}}, 'listed': {}}).encode()",
+     "malformed (its read of 'a.py' is not a recorded read)"),
+    ("json.dumps({'error': None, 'values': {}, 'reads': {}, 'listed': {'d/': None}}).encode()",
+     "malformed (its listing of 'd/' is not a recorded listing)"),
+])
+def test_a_forged_result_record_fails_loudly_and_never_crashes_the_checker(project, forged, message):
+    code = ("import json, os\nfor fd in os.listdir('/proc/self/fd'):\n    try:\n"
+            "        target = os.readlink(f'/proc/self/fd/{fd}')\n    except OSError:\n        continue\n"
+            f"    if target.endswith('result.json'):\n        os.write(int(fd), {forged})\nos._exit(0)\n")
+    [problem] = _run(project, code)
+    assert problem.startswith("docs/p.md:3: snippets/s.py failed:") and message in problem, problem
+
+
+@pytest.mark.hostile
+def test_a_snippet_that_scribbles_on_its_record_and_ends_normally_has_its_own_values_checked(project):
+    code = ("import os\nfor fd in os.listdir('/proc/self/fd'):\n    try:\n        target = os.readlink(f'/proc/self/fd/{fd}')\n"
+            "    except OSError:\n        continue\n    if target.endswith('result.json'):\n"
+            "        os.write(int(fd), b'{\"error\": null, \"values\": {\"x\": {\"kind\": \"int\", \"shape\": [], \"data\": 1}}}')\n"
+            "x = 2\n")
+    assert _tied(project, code, "x", "1") == ["docs/p.md:6: documented 1, computed x = 2 (snippets/s.py)"]
+
+
+@pytest.mark.hostile
+def test_a_sandbox_without_namespaces_says_what_is_not_enforced(project, monkeypatch, capsys):
+    from snipcheck.cli import main
+    from snipcheck.run.executor import Executor
+
+    original = Executor.__init__
+
+    def without(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        self.namespaces = False
+
+    monkeypatch.setattr(Executor, "__init__", without)
+    project.page("p.md", TIED % ("1", "x"))
+    project.snippet("s.py", "x = 1\n")
+    assert main(["check", "--root", str(project.root)]) == 0
+    assert "snipcheck: warning: " in (err := capsys.readouterr().err)
+    assert "not enforced: network and PID namespaces (turned off)" in err

@@ -313,3 +313,57 @@ def test_a_live_snippet_runs_in_every_build_and_nothing_else_does(project):
     second = project.build()
     assert sorted(first.stats.ran) == ["clock.py", "s.py"] and second.stats.ran == ["clock.py"]
     assert first.results["clock.py"].values["now"] != second.results["clock.py"].values["now"]
+
+
+# -- what cannot be recorded is not cached --------------------------------------------------------
+
+@pytest.mark.hostile
+@pytest.mark.parametrize(("code", "why"), [
+    ("import subprocess\nvalue = int(subprocess.run(['cat', 'data.txt'], capture_output=True).stdout)\n",
+     "it starts a process (subprocess.Popen)"),
+    ("import os\nos.system('true')\nvalue = int(open('data.txt').read())\n", "it starts a process (os.system)"),
+    ("import multiprocessing\nwith multiprocessing.get_context('fork').Pool(1) as pool:\n"
+     "    value = pool.apply(int, (open('data.txt').read(),))\n", "it starts a process (os.fork)"),
+    ("import os\nfd = os.open('.', os.O_RDONLY)\nvalue = int(os.read(os.open('data.txt', os.O_RDONLY, dir_fd=fd), 10))\n",
+     "it opens a file relative to a folder (dir_fd=)"),
+    ("import os\nfor top, dirs, files, fd in os.fwalk('.'):\n    pass\nvalue = int(open('data.txt').read())\n",
+     "it walks a folder with os.fwalk"),
+])
+def test_a_run_whose_reads_cannot_be_recorded_is_run_every_build_and_says_so(project, capsys, code, why):
+    from snipcheck.cli import main
+
+    project.module("data.txt", "1\n")
+    project.page("p.md", '```python run="s.py"\n```\n\nIt is {{ 1 = value }}.\n')
+    project.snippet("s.py", f"import os\nos.chdir({str(project.root)!r})\n{code}")
+    assert main(["check", "--root", str(project.root)]) == 0
+    err = capsys.readouterr().err
+    assert f"snipcheck: snippets/s.py is run every build, never cached: {why}" in err, err
+    project.module("data.txt", "2\n")
+    assert main(["check", "--root", str(project.root)]) == 1
+    err = capsys.readouterr().err
+    assert "1 snippets run, 0 from cache" in err and "docs/p.md:4: documented 1, computed value = 2 (snippets/s.py)" in err, err
+
+
+@pytest.mark.hostile
+def test_a_run_that_starts_no_process_is_cached_as_before(project, capsys):
+    from snipcheck.cli import main
+
+    project.page("p.md", '```python run="s.py"\n```\n\nIt is {{ 1 = value }}.\n')
+    project.snippet("s.py", "value = 1\n")
+    assert main(["check", "--root", str(project.root)]) == 0
+    assert main(["check", "--root", str(project.root)]) == 0
+    err = capsys.readouterr().err
+    assert "0 snippets run, 1 from cache" in err and "never cached" not in err
+
+
+@pytest.mark.hostile
+def test_a_process_a_library_starts_for_itself_keeps_the_run_cached(project, capsys):
+    from snipcheck.cli import main
+
+    pytest.importorskip("matplotlib")
+    project.page("p.md", '```python run="s.py"\n```\n\n![A line](line.svg)\n\nIt is {{ 1 = value }}.\n')
+    project.snippet("s.py", "import matplotlib.pyplot as plt\nplt.plot([0, 1])\nplt.savefig('line.svg')\nvalue = 1\n")
+    main(["check", "--root", str(project.root)])  # matplotlib runs fc-list for its fresh font cache
+    assert "never cached" not in capsys.readouterr().err
+    main(["check", "--root", str(project.root)])
+    assert "0 snippets run, 1 from cache" in capsys.readouterr().err
