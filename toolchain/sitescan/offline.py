@@ -19,11 +19,12 @@ and licence comments are not fetches. A URL built at run time from pieces is bey
 from __future__ import annotations
 
 import re
-import sys
 from dataclasses import dataclass
 from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
+
+from .site import report, site_files
 
 # Attributes whose URL the browser fetches while showing the page (not links the reader follows).
 FETCHED_ATTRS = {
@@ -204,31 +205,14 @@ def _line(text: str, needle: str) -> int:
 def scan(site: Path) -> tuple[list[Fetch], int]:
     """(every remote fetch in the built site folder ``site``, how many files were read)."""
     found, files = [], 0
-    for path in sorted(site.rglob("*")):
-        suffix = path.suffix.lower()
-        if not path.is_file() or suffix not in HTML_SUFFIXES + CSS_SUFFIXES + JS_SUFFIXES:
-            continue
+    for path, text in site_files(site, HTML_SUFFIXES + CSS_SUFFIXES + JS_SUFFIXES):
         files += 1
-        text = path.read_bytes().decode("utf-8", "replace")
-        found += remote_fetches(text, suffix, path.relative_to(site).as_posix())
+        found += remote_fetches(text, path.suffix.lower(), path.relative_to(site).as_posix())
     return found, files
 
 
 def main(site: str) -> int:
     """Exit 0: nothing fetched from another host; 1: each fetch listed; 2: not a site folder."""
-    folder = Path(site)
-    if not folder.is_dir():
-        print(f"sitescan: offline: {site} is not a folder (give the built site, e.g. site/)", file=sys.stderr)
-        return 2
-    found, files = scan(folder)
-    if files == 0:
-        print(f"sitescan: offline: {site} holds no HTML, CSS or JavaScript: is it a built site?", file=sys.stderr)
-        return 2
-    for fetch in found:
-        print(f"{site.rstrip('/')}/{fetch}", file=sys.stderr)
-    if found:
-        print(f"sitescan: offline: {len(found)} fetch(es) from another host in {files} files: "
-              "the site must work offline", file=sys.stderr)
-        return 1
-    print(f"sitescan: offline: {files} files read, nothing fetched from another host", file=sys.stderr)
-    return 0
+    return report("offline", site, scan, "HTML, CSS or JavaScript",
+                  lambda n, files: f"{n} fetch(es) from another host in {files} files: the site must work offline",
+                  lambda files: f"{files} files read, nothing fetched from another host")

@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import bisect
 import re
-import sys
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
+
+from .site import report, site_files
 
 HTML_SUFFIXES = (".html", ".htm", ".xhtml")
 SHOWN_ATTRS = ("alt", "title", "aria-label", "placeholder")
@@ -119,11 +120,8 @@ def surviving_ties(html: str, path: str = "") -> list[Survivor]:
 def scan(site: Path) -> tuple[list[Survivor], int]:
     """(every tie a reader sees as written in the built site ``site``, how many HTML files were read)."""
     found, files = [], 0
-    for path in sorted(site.rglob("*")):
-        if not path.is_file() or path.suffix.lower() not in HTML_SUFFIXES:
-            continue
+    for path, html in site_files(site, HTML_SUFFIXES):
         files += 1
-        html = path.read_bytes().decode("utf-8", "replace")
         if "{" in html or "&#" in html:  # a tie needs braces, written or as character references
             found += surviving_ties(html, path.relative_to(site).as_posix())
     return found, files
@@ -131,19 +129,7 @@ def scan(site: Path) -> tuple[list[Survivor], int]:
 
 def main(site: str) -> int:
     """Exit 0: no tie left; 1: each tie listed; 2: not a site folder."""
-    folder = Path(site)
-    if not folder.is_dir():
-        print(f"sitescan: ties: {site} is not a folder (give the built site, e.g. site/)", file=sys.stderr)
-        return 2
-    found, files = scan(folder)
-    if files == 0:
-        print(f"sitescan: ties: {site} holds no HTML: is it a built site?", file=sys.stderr)
-        return 2
-    for survivor in found:
-        print(f"{site.rstrip('/')}/{survivor}", file=sys.stderr)
-    if found:
-        print(f"sitescan: ties: {len(found)} tie(s) left as written in {files} HTML files: the builder did not "
-              "run the snipcheck plugin on them (or build from `python -m snipcheck render`)", file=sys.stderr)
-        return 1
-    print(f"sitescan: ties: {files} HTML files read, no tie left as written", file=sys.stderr)
-    return 0
+    return report("ties", site, scan, "HTML",
+                  lambda n, files: f"{n} tie(s) left as written in {files} HTML files: the builder did not "
+                  "run the snipcheck plugin on them (or build from `python -m snipcheck render`)",
+                  lambda files: f"{files} HTML files read, no tie left as written")
