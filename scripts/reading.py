@@ -17,7 +17,8 @@ Prints one row per page, then a line naming every page that misses a target:
 - **bool ties**: ties outside code whose documented value holds ``True``, ``False``, ``nan`` or
   ``inf``.
 - **longest block**: the longest code block shown unfolded, in non-blank lines. A run block
-  counts its snippet file's non-blank lines (the page shows the whole file); an output block
+  counts its snippet file's non-blank lines (the page shows the whole file), or with ``cell=``
+  those of that cell (the page shows the one cell); an output block
   counts its own. A block inside a ``???`` fold (``???+`` opens by default, so it is shown) or a
   ``<details>`` element without ``open`` is folded; tabs (``===``) and ``!!!`` admonitions show
   their content.
@@ -40,6 +41,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from snipcheck.read.cells import cell_code
+
 ROOT = Path(__file__).resolve().parent.parent
 
 MAX_TIES_PER_100 = 3.0
@@ -49,6 +52,7 @@ MAX_SENTENCE = 25.0
 _FRONT = re.compile(r"\A---[ \t]*\n.*?\n---[ \t]*\n", re.DOTALL)
 _FENCE = re.compile(r"^(?P<indent>[ ]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>.*?)[ \t]*$")
 _RUN = re.compile(r"""(?:^|\s)run=(?P<q>["']?)(?P<name>[^"'\s]*)(?P=q)""")
+_CELL = re.compile(r"""(?:^|\s)cell=(?P<q>["']?)(?P<name>[^"'\s]*)(?P=q)""")
 _OPENER = re.compile(r"^(?P<indent>[ ]*)(?P<mark>!!!|\?\?\?\+?|===\+?)(?:[ ]|$)")
 _LIST = re.compile(r"^(?P<indent>[ ]*)(?:[-*+]|\d{1,9}[.)])(?:[ ]+|$)")
 _HEADING = re.compile(r"^[ ]*#{1,6}(?:[ ]|$)")
@@ -123,12 +127,17 @@ class Reading:
         return out
 
 
-def snippet_lines(name: str, folder: Path = ROOT / "snippets") -> int | None:
-    """Non-blank lines of ``folder/name``, or None if there is no such file."""
+def snippet_lines(name: str, folder: Path = ROOT / "snippets", cell: str | None = None) -> int | None:
+    """Non-blank lines of ``folder/name`` (of its cell ``cell`` only, as a page shows one cell), or
+    None if there is no such file or cell."""
     try:
         text = (folder / name).read_text(encoding="utf-8")
     except OSError:
         return None
+    if cell is not None:
+        text = cell_code(text, cell)
+        if text is None:
+            return None
     return sum(1 for line in text.splitlines() if line.strip())
 
 
@@ -208,10 +217,11 @@ def read(markdown: str, lines_of=snippet_lines) -> Reading:
                 if close.startswith(mark[0] * len(mark)) and not close.strip(mark[0]):
                     break
                 body.append(lines[i - 1])
-            run = _RUN.search(fence["info"])
+            run, cell = _RUN.search(fence["info"]), _CELL.search(fence["info"])
             if run:
-                count = lines_of(run["name"])
-                label = run["name"] if count is not None else f"{run['name']} (missing)"
+                count = lines_of(run["name"], cell=cell["name"]) if cell else lines_of(run["name"])
+                label = run["name"] + (f" ({cell['name']})" if cell else "")
+                label = label if count is not None else f"{label} (missing)"
                 count = count or 0
             else:
                 count = sum(1 for b in body if b.strip())

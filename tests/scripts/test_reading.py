@@ -127,3 +127,12 @@ def test_snippet_lines_counts_non_blank(tmp_path):
     (tmp_path / "s.py").write_text("a = 1\n\nb = 2\n", encoding="utf-8")
     assert reading.snippet_lines("s.py", tmp_path) == 2
     assert reading.snippet_lines("none.py", tmp_path) is None
+
+
+def test_a_run_block_of_one_cell_counts_that_cell(tmp_path):
+    (tmp_path / "c.py").write_text("# %% one\na = 1\n\n# %% two\nb = 2\nc = 3\n", encoding="utf-8")
+    assert reading.snippet_lines("c.py", tmp_path, cell="two") == 2
+    assert reading.snippet_lines("c.py", tmp_path, cell="three") is None
+    page = '```python run="c.py" cell="two"\n```\n'
+    (block,) = reading.read(page, lambda name, cell=None: reading.snippet_lines(name, tmp_path, cell)).blocks
+    assert (block.lines, block.label) == (2, "c.py (two)")
