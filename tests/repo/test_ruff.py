@@ -1,7 +1,7 @@
 """ruff, pinned in requirements.lock and configured in pyproject.toml, lints and format-checks the code.
 
 Scope: attn/, bench/, the claims-ledger reader and the tests outside tests/snipcheck/ and
-tests/gates/ (tests/attn/, tests/bench/, tests/hooks/, tests/repo/, tests/site/, tests/toolchain/).
+tests/gates/ (tests/attn/, tests/bench/, tests/hooks/, tests/repo/, tests/pages/, tests/toolchain/).
 """
 
 import re
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-TESTS = ["tests/attn", "tests/bench", "tests/hooks", "tests/repo", "tests/site", "tests/toolchain"]
+TESTS = ["tests/attn", "tests/bench", "tests/hooks", "tests/repo", "tests/pages", "tests/toolchain"]
 SCOPE = ["attn", "bench", "toolchain/claims_ledger.py", *TESTS]
 
 
