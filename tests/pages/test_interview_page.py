@@ -1,6 +1,6 @@
 """The interview page keeps its shape: enough questions, each answer folded, short, linked and checked.
 
-Each question of docs/13-interview-questions.md is a numbered ``###`` heading with an id of its own,
+Each question of docs/16-interview-questions.md is a numbered ``###`` heading with an id of its own,
 listed in the page's index of questions. Its answer sits in a closed fold (``??? success "Answer"``)
 right under the heading, so a reader can try first: three to six sentences that tie at least one
 number to a snippet, then a one-paragraph "A strong answer mentions:" checklist that links to the
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-PAGE = Path(__file__).resolve().parents[2] / "docs" / "13-interview-questions.md"
+PAGE = Path(__file__).resolve().parents[2] / "docs" / "16-interview-questions.md"
 MIN_QUESTIONS, MIN_SENTENCES, MAX_SENTENCES = 35, 3, 6
 MIN_BUGS = 8
 CHECKLIST = "**A strong answer mentions:**"
