@@ -12,6 +12,12 @@ have no front matter of their own, so they get one here, unless they already hav
 A generated page also has no source in the repository, so it gets no "Edit this page" link: a
 page keeps its ``edit_url`` only when its file is one of ``docs_dir``'s own (the notebooks are
 read from the checker's cache, the verification page from memory).
+
+A generated page is also left out of the search index: a notebook repeats the code and outputs of
+the page it comes from, and the verification page repeats every number of every page, so a search
+answered from them points a reader at a copy instead of the page that teaches. (They are also most
+of the HTML the search plugin would parse on every build.) A page's own ``search: exclude`` is
+kept as written.
 """
 
 from __future__ import annotations
@@ -60,10 +66,12 @@ def has_source(file, docs_dir: str) -> bool:
     return Path(file.abs_src_path).resolve().is_relative_to(Path(docs_dir).resolve())
 
 
+@event_priority(50)  # before the search plugin indexes the page
 def on_page_context(context, page, config, nav):
     # Every page has been read by now (titles and front matter are known); templates render next.
     if not has_source(page.file, config.docs_dir):
         page.edit_url = None
+        page.meta.setdefault("search", {"exclude": True})
     if not page.meta.get("description") and _files is not None:
         description = generated_description(page.file.src_uri, _files)
         if description:

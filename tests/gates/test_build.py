@@ -63,12 +63,14 @@ def test_the_verification_page_is_generated_and_counts_every_check(site):
     print(f"\nverification page: {logged[1]} numbers checked, {logged[2]} quoted")
 
 
-def test_the_verification_page_is_left_out_of_the_site_search(site):
-    """Its own filter finds a number by value or name; in the site's search its rows would bury
-    the pages that teach. Every other page the sitemap lists is in the index."""
+def test_the_generated_pages_are_left_out_of_the_site_search(site):
+    """The verification page's own filter finds a number by value or name; in the site's search its
+    rows would bury the pages that teach, as the notebooks would, which repeat their pages' code.
+    Every other page the sitemap lists is in the index."""
     index = json.loads((site.dir / "search" / "search_index.json").read_text(encoding="utf-8"))
     indexed = {doc["location"].split("#", 1)[0] for doc in index["docs"]}
     assert "verification/" not in indexed
+    assert not [page for page in indexed if page.startswith("notebooks/")], "notebook pages are in the search index"
     teaching = {page for page in site.pages if page != "verification/" and not page.startswith("notebooks/")}
     assert teaching - indexed == set(), f"pages missing from the search index: {sorted(teaching - indexed)}"
 

@@ -34,3 +34,10 @@ def test_only_a_page_with_a_source_in_docs_keeps_its_edit_link(pagemeta, tmp_pat
         pagemeta.on_page_context({}, p, SimpleNamespace(docs_dir=str(docs)), None)
     assert written.edit_url == "https://example.org/edit/x"
     assert notebook.edit_url is None and generated.edit_url is None
+    assert "search" not in written.meta
+    assert notebook.meta["search"] == {"exclude": True} and generated.meta["search"] == {"exclude": True}
+
+
+def test_the_search_plugin_reads_the_exclusion_after_it_is_set(pagemeta):
+    """The hook's handler runs before the search plugin's (priority 50 against its default 0)."""
+    assert pagemeta.on_page_context.mkdocs_priority > 0
