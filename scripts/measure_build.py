@@ -1,21 +1,21 @@
-"""Measure the site's build times in a throwaway copy of the project (`make measure`).
+"""Measure the author's loop in a throwaway copy of the project (`make measure`).
 
-Four figures, each the median of REPEATS runs, each printed with the machine's load average at
-the time (this machine is shared: read a figure taken under load as an upper bound):
+Each figure is the median of REPEATS runs, printed with the machine's load average at the time
+(this machine is shared: read a figure taken under load as an upper bound), beside its target:
 
-- cold build: `mkdocs build --strict` with empty project caches (snippet results, notebooks);
+- cold build: `mkdocs build --strict` with empty project caches (snippet results, notebooks),
+  with the CPU seconds it and its snippets spent;
 - warm rebuild: the same again, nothing changed;
-- prose edit -> page: under `mkdocs serve`, from writing a page to the server answering with
-  the edited page;
-- snippet edit -> page: the same after editing a snippet (a new comment line, so it runs again),
-  printed beside that snippet's own running time (one run, as the build runs it), measured alone
-  in the same sandbox.
+- `snipcheck check` right after the build: how many snippets it ran again (only the live
+  timings may: every other result is reused);
+- `mkdocs serve` as every MkDocs guide gives it, and `mkdocs serve --dirty` as `make serve` runs
+  it: from the start to the first page answered (warm caches), and from writing a page to the
+  server answering with the edited page;
+- snippet edit -> page under `make serve`'s flags, printed beside that snippet's own running time
+  (one run, as the build runs it), measured alone in the same sandbox.
 
-`mkdocs serve` is started with the flags `make serve` gives it (`--dirty`).
-
-`--test` also times `make test` in a fresh clone whose virtual environment and browser are set
-up first (set-up not counted). The copy is made from the files git tracks, so it is what a fresh
-clone would build.
+`--test` also times `make test` in a fresh clone, its set-up (virtual environment, browser)
+included. The copy is made from the files git tracks, so it is what a fresh clone would build.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import shutil
 import socket
 import statistics
@@ -75,14 +76,30 @@ def tracked_copy(dest: Path) -> Path:
     return dest
 
 
-def build(project: Path) -> float:
-    start = time.perf_counter()
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def build(project: Path) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one strict build, its snippets' processes included."""
+    cpu, start = _children_cpu(), time.perf_counter()
     run = subprocess.run([*MKDOCS, "build", "--strict", "-q", "-d", str(project / "site")], cwd=project, env=ENV,
                          stdin=subprocess.DEVNULL, capture_output=True, text=True)
     seconds = time.perf_counter() - start
     if run.returncode != 0:
         raise SystemExit(f"mkdocs build failed in {project}:\n{run.stdout[-3000:]}{run.stderr[-3000:]}")
-    return seconds
+    return seconds, _children_cpu() - cpu
+
+
+def check_after_build(project: Path) -> tuple[int, int]:
+    """(snippets run, snippets from cache) of `snipcheck check` right after a build."""
+    run = subprocess.run([sys.executable, "-m", "snipcheck", "check"], cwd=project, env=ENV,
+                         stdin=subprocess.DEVNULL, capture_output=True, text=True)
+    summary = re.search(r"(\d+) snippets? run, (\d+) from cache", run.stdout + run.stderr)
+    if run.returncode != 0 or summary is None:
+        raise SystemExit(f"snipcheck check failed in {project}:\n{run.stdout[-3000:]}{run.stderr[-3000:]}")
+    return int(summary[1]), int(summary[2])
 
 
 def _free_port() -> int:
@@ -94,14 +111,14 @@ def _free_port() -> int:
 class Serve:
     """`mkdocs serve` on a free port, its output drained in the background."""
 
-    def __init__(self, project: Path) -> None:
+    def __init__(self, project: Path, flags: list[str]) -> None:
         self.port = _free_port()
         self.log = project / "serve.log"
-        self.process = subprocess.Popen([*MKDOCS, "serve", *SERVE_FLAGS, "-a", f"127.0.0.1:{self.port}"],
+        self.process = subprocess.Popen([*MKDOCS, "serve", *flags, "-a", f"127.0.0.1:{self.port}"],
                                         cwd=project, env=ENV, stdin=subprocess.DEVNULL,
                                         stdout=open(self.log, "wb"), stderr=subprocess.STDOUT)
         self.base = "/"
-        self.wait_for("", "", timeout=600)
+        self.started = self.wait_for("", "", timeout=600)  # start -> the first page answered
         # mkdocs serve serves the site at the path of its site_url (/attention-computed/), and
         # redirects the root there: every page is asked for under that path.
         with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/", timeout=120) as response:
@@ -128,7 +145,8 @@ class Serve:
             except OSError:
                 pass
             time.sleep(0.02)
-        raise SystemExit(f"the served page {path!r} never showed {text!r}:\n{self.log.read_text(errors='replace')[-3000:]}")
+        log = self.log.read_text(errors="replace")[-3000:]
+        raise SystemExit(f"the served page {path!r} never showed {text!r}:\n{log}")
 
     def close(self) -> None:
         self.process.terminate()
@@ -204,7 +222,7 @@ def report(label: str, samples: list[float], loads: list[str], target: float | N
     median = statistics.median(samples)
     verdict = "" if target is None else (f"  [target <= {target:g} s: " + ("met]" if median <= target else "MISSED]"))
     print(f"{label}: median {median:.2f} s of {', '.join(f'{s:.2f}' for s in samples)}{extra}{verdict}")
-    for sample, at in zip(samples, loads):
+    for sample, at in zip(samples, loads, strict=True):
         print(f"    {sample:.2f} s at {at}")
 
 
@@ -212,11 +230,11 @@ def time_make_test(repeats: int) -> None:
     with tempfile.TemporaryDirectory(prefix="measure-test-") as tmp:
         clone = Path(tmp) / "clone"
         subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
-        subprocess.run(["make", "-s", ".venv/.installed", "browser"], cwd=clone, check=True)
         samples, loads = [], []
         for _ in range(repeats):
             shutil.rmtree(clone / ".cache", ignore_errors=True)
-            start = time.perf_counter()
+            shutil.rmtree(clone / ".venv", ignore_errors=True)
+            start = time.perf_counter()  # the set-up (virtual environment, browser) is part of make test
             run = subprocess.run(["make", "test"], cwd=clone, capture_output=True, text=True)
             samples.append(time.perf_counter() - start)
             loads.append(load())
@@ -224,7 +242,26 @@ def time_make_test(repeats: int) -> None:
             if run.returncode != 0:
                 print(run.stdout[-4000:])
                 raise SystemExit("make test failed")
-        report("make test (fresh clone, after set-up)", samples, loads, 240)
+        report("make test (fresh clone, set-up included)", samples, loads, 480)
+
+
+def serve_edits(project: Path, flags: list[str], repeats: int, label: str, start_target: float,
+                edit_target: float) -> Serve:
+    """Start `mkdocs serve FLAGS` REPEATS times (warm caches) and time prose edits on the last one."""
+    starts, start_loads = [], []
+    for _ in range(repeats):
+        serve = Serve(project, flags)
+        starts.append(serve.started)
+        start_loads.append(load())
+        if len(starts) < repeats:
+            serve.close()
+    report(f"{label}: start -> first page answered (warm caches)", starts, start_loads, start_target)
+    prose, prose_loads = [], []
+    for i in range(repeats):
+        prose.append(edit_to_page(serve, project / PROSE_PAGE, "", _prose, f"prose-{i}-{time.time_ns()}"))
+        prose_loads.append(load())
+    report(f"{label}: prose edit -> page served", prose, prose_loads, edit_target)
+    return serve
 
 
 def main() -> None:
@@ -234,40 +271,45 @@ def main() -> None:
     args = parser.parse_args()
     print(f"measuring in a throwaway copy; {load()}")
     with tempfile.TemporaryDirectory(prefix="measure-") as tmp:
-        colds, cold_loads = [], []
+        colds, cold_cpu, cold_loads = [], [], []
         for i in range(args.repeats):
             project = tracked_copy(Path(tmp) / f"cold-{i}")
-            colds.append(build(project))
+            wall, cpu = build(project)
+            colds.append(wall)
+            cold_cpu.append(cpu)
             cold_loads.append(load())
-        report("cold build (empty caches)", colds, cold_loads, 25)
+        report("cold build (empty caches)", colds, cold_loads, 60,
+               f"; CPU {statistics.median(cold_cpu):.0f} s (median)")
         print("    slowest snippets in the last cold build (wall s, beside the others): "
               + ", ".join(f"{name} {s:.1f}" for s, name in slowest_snippets(project)))
         warms, warm_loads = [], []
         for _ in range(args.repeats):
-            warms.append(build(project))
+            warms.append(build(project)[0])
             warm_loads.append(load())
-        report("warm rebuild (nothing changed)", warms, warm_loads, 1.5)
+        report("warm rebuild (nothing changed)", warms, warm_loads, 3)
         live = live_snippets(project)
-        print("    the live snippets (timings), which every build runs, alone, one after another: "
-              + ", ".join(f"{name} {snippet_seconds(project, name, 1, timeout):.1f} s" for name, timeout in live.items()))
+        ran, cached = check_after_build(project)
+        print(f"snipcheck check right after the build: {ran} snippets run, {cached} from cache "
+              f"(the live timings, {len(live)}, run every time)"
+              f"  [target: every other result reused: {'met' if ran <= len(live) else 'MISSED'}]")
+        alone = (f"{name} {snippet_seconds(project, name, 1, timeout):.1f} s" for name, timeout in live.items())
+        print("    the live snippets (timings), which every build runs, alone, one after another: " + ", ".join(alone))
 
-        serve = Serve(project)
+        serve_edits(project, [], args.repeats, "mkdocs serve", 10, 2).close()
+        serve = serve_edits(project, SERVE_FLAGS, args.repeats, f"mkdocs serve {' '.join(SERVE_FLAGS)}", 10, 1)
         try:
-            prose, prose_loads = [], []
-            for i in range(args.repeats):
-                prose.append(edit_to_page(serve, project / PROSE_PAGE, "", _prose, f"prose-{i}-{time.time_ns()}"))
-                prose_loads.append(load())
-            report("mkdocs serve, prose edit -> page served", prose, prose_loads, 1.0)
             page = SNIPPET_PAGE.removeprefix("docs/").removesuffix(".md") + "/"
             edits, edit_loads = [], []
             for i in range(args.repeats):
-                edits.append(edit_to_page(serve, project / "snippets" / SNIPPET, page, _comment, f"snippet-{i}-{time.time_ns()}"))
+                marker = f"snippet-{i}-{time.time_ns()}"
+                edits.append(edit_to_page(serve, project / "snippets" / SNIPPET, page, _comment, marker))
                 edit_loads.append(load())
         finally:
             serve.close()
         own = snippet_seconds(project, SNIPPET, args.repeats)
         overhead = [e - own for e in edits]
-        report(f"mkdocs serve, snippet edit ({SNIPPET}) -> page served", edits, edit_loads, None,
+        label = f"mkdocs serve {' '.join(SERVE_FLAGS)}, snippet edit ({SNIPPET}) -> page served"
+        report(label, edits, edit_loads, None,
                f"; the snippet's own running time {own:.2f} s, so {statistics.median(overhead):.2f} s beyond it"
                f"  [target <= 1 s beyond it: {'met' if statistics.median(overhead) <= 1.0 else 'MISSED'}]")
     if args.test:
