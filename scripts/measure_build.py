@@ -204,7 +204,7 @@ def report(label: str, samples: list[float], loads: list[str], target: float | N
     median = statistics.median(samples)
     verdict = "" if target is None else (f"  [target <= {target:g} s: " + ("met]" if median <= target else "MISSED]"))
     print(f"{label}: median {median:.2f} s of {', '.join(f'{s:.2f}' for s in samples)}{extra}{verdict}")
-    for sample, at in zip(samples, loads):
+    for sample, at in zip(samples, loads, strict=True):
         print(f"    {sample:.2f} s at {at}")
 
 

@@ -1,7 +1,14 @@
 import numpy as np
 
-from attn import (Config, decoder_only_step, forward_decoder_only, greedy_generate, init_decoder_only,
-                  kv_cache_bytes, new_caches)
+from attn import (
+                  Config,
+                  decoder_only_step,
+                  forward_decoder_only,
+                  greedy_generate,
+                  init_decoder_only,
+                  kv_cache_bytes,
+                  new_caches,
+)
 
 # The model, prompt and generated tokens of 11_generate.py.
 words = ["<s>", "the", "cat", "sat", "on", "mat", "a", "dog", "ran", "to", "it", "."]
