@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from snipcheck.read.cells import cell_code
-from snipcheck.read.ties import TieText, replace_ties
+from snipcheck.read.ties import DOLLAR_MATH, HTML_TAG, TieText, replace_ties
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -64,8 +64,6 @@ _CODE_SPAN = re.compile(r"(`+).+?\1")
 _LINK = re.compile(r"\[(?P<text>[^\]]*)\]\([^)]*\)")
 _FOOTNOTE_REF = re.compile(r"\[\^[^\]]+\](?::)?")
 _ATTRS = re.compile(r"\{\s*[#.:][^}]*\}")
-_HTML = re.compile(r"</?[A-Za-z][^<>]*>")
-_INLINE_MATH = re.compile(r"(?<!\\)\$(?!\s)(?:\\.|[^\\$])+?(?<!\s)\$")
 _SUMMARY = re.compile(r"<summary\b.*?</summary>", re.IGNORECASE | re.DOTALL)
 _DETAILS_OPEN = re.compile(r"<details\b(?P<attrs>[^>]*)>", re.IGNORECASE)
 _DETAILS_CLOSE = re.compile(r"</details\s*>", re.IGNORECASE)
@@ -159,10 +157,10 @@ def _clean(text: str) -> tuple[str, int, int]:
     text = _IMAGE.sub(" ", text)
     text = _FOOTNOTE_REF.sub("", text)
     text = _LINK.sub(lambda m: m["text"], text)
-    text = _INLINE_MATH.sub("x", text)
+    text = DOLLAR_MATH.sub("x", text)
     text = _ATTRS.sub("", text)
     text = _SUMMARY.sub(" ", text)
-    text = _HTML.sub(" ", text)
+    text = HTML_TAG.sub(" ", text)
     text = text.replace("**", "").replace("`", "")
     return text, ties, booleans
 

@@ -19,10 +19,10 @@ from .regions import ComputedTie, QuotedTie, RangeTie, RunBlock, Tie
 
 _CODE_RUN = re.compile(r"`+")
 # pymdownx.arithmatex's inline patterns (smart dollars, and \( \)): text it turns into math.
-_DOLLAR_MATH = re.compile(r"(?<!\\)\$(?!\s)(?:\\.|[^\\$])+?(?<!\s)\$")
+DOLLAR_MATH = re.compile(r"(?<!\\)\$(?!\s)(?:\\.|[^\\$])+?(?<!\s)\$")
 _PAREN_MATH = re.compile(r"(?<!\\)\\\((?:\\[^)]|[^\\])+?\\\)")
 _BRACKET_MATH = re.compile(r"(?<!\\)\\\[(?:\\[^\]]|[^\\])+?\\\]")
-_HTML_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
+HTML_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
 _OPERATOR = re.compile(r"\s([=@~])\s")
 
 
@@ -76,8 +76,8 @@ def tie_spans(problem, line: str, line_no: int) -> list[tuple[int, int]]:
 def forbidden_spans(line: str) -> list[tuple[int, int, str]]:
     """Spans of the line where a tie would not render, with what to call them."""
     spans = [(m.start(), m.end(), "inside math, where it would not render: write the number in prose, as $d_k$ = {{ 64 = d_k }}")
-             for pattern in (_DOLLAR_MATH, _PAREN_MATH, _BRACKET_MATH) for m in pattern.finditer(line)]
-    spans += [(m.start(), m.end(), "inside an HTML tag, where it would not render") for m in _HTML_TAG.finditer(line)]
+             for pattern in (DOLLAR_MATH, _PAREN_MATH, _BRACKET_MATH) for m in pattern.finditer(line)]
+    spans += [(m.start(), m.end(), "inside an HTML tag, where it would not render") for m in HTML_TAG.finditer(line)]
     for close in (m.start() for m in re.finditer(r"\](?=[(\[])", line)):
         depth, j = 0, close
         while j >= 0:
