@@ -10,8 +10,8 @@ on their fonts. Checked in Debian's Chromium:
 - probe formulas made by the build's Markdown extension (toolchain/mdmathml.py), on a page of the
   built site (its stylesheets): brackets made by ``\\left( ... \\right)`` around a fraction are at
   least 1.5 times the font size tall; a display sum with limits is taller than the same sum in
-  running text, with its limits above and below it; the brace of ``cases`` spans its rows; the cells of ``cases`` and of an ``array`` are
-  aligned as their columns say (left, right);
+  running text, with its limits above and below it; the brace of ``cases`` spans its rows; the
+  cells of ``cases`` and of an ``array`` are aligned as their columns say (left, right);
 - the same probes without the site's stylesheet (the site before it had the font and the alignment
   rules) fail, so the checks can fail;
 - on the real pages, every stretchy bracket that encloses a fraction is 1.5 times the font size
