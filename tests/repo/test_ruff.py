@@ -2,8 +2,9 @@
 Python file of the repository.
 
 Scope: the repository root, as ruff's own file discovery finds it (what .gitignore ignores is left
-out: the virtual environment, the built sites, the caches). snipcheck/ruff.toml extends the root
-configuration with snipcheck's line length; no other folder has settings of its own.
+out: the virtual environment, the built sites, the caches). snipcheck/ruff.toml and
+tests/snipcheck/ruff.toml extend the root configuration with snipcheck's line length; no other
+folder has settings of its own.
 """
 
 import re
