@@ -15,7 +15,6 @@ import re
 
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
-
 from sitescan.offline import is_remote, remote_html_fetches
 
 _NBCONVERT_MATHJAX = re.compile(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", re.DOTALL)

@@ -53,7 +53,7 @@ def weigh(site: Path, pages: list[str]) -> list[tuple[str, int, int, int, dict[s
             for page_path in pages:
                 context = browser.new_context(viewport={"width": 1280, "height": 800})
                 responses = []
-                context.on("response", lambda response: responses.append(response))
+                context.on("response", responses.append)
                 page = context.new_page()
                 page.goto(base + page_path, wait_until="networkidle")
                 page.evaluate("document.fonts.ready.then(() => true)")

@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from snipcheck.read.cells import cell_code
+from snipcheck.read.ties import DOLLAR_MATH, HTML_TAG, TieText, replace_ties
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -57,15 +58,12 @@ _OPENER = re.compile(r"^(?P<indent>[ ]*)(?P<mark>!!!|\?\?\?\+?|===\+?)(?:[ ]|$)"
 _LIST = re.compile(r"^(?P<indent>[ ]*)(?:[-*+]|\d{1,9}[.)])(?:[ ]+|$)")
 _HEADING = re.compile(r"^[ ]*#{1,6}(?:[ ]|$)")
 _REFERENCES = re.compile(r"^#{1,6}[ ]+(?:References|Bibliography)[ ]*#*$", re.IGNORECASE)
-_TIE = re.compile(r"\{\{\s*(?P<doc>.+?)\s+(?P<op>[=@~])\s+(?P<ref>.+?)\s*\}\}")
 _BOOLEAN = re.compile(r"(?<![\w.])(?:True|False|nan|inf)(?![\w])")
 _IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
 _CODE_SPAN = re.compile(r"(`+).+?\1")
 _LINK = re.compile(r"\[(?P<text>[^\]]*)\]\([^)]*\)")
 _FOOTNOTE_REF = re.compile(r"\[\^[^\]]+\](?::)?")
 _ATTRS = re.compile(r"\{\s*[#.:][^}]*\}")
-_HTML = re.compile(r"</?[A-Za-z][^<>]*>")
-_INLINE_MATH = re.compile(r"(?<!\\)\$(?!\s)(?:\\.|[^\\$])+?(?<!\s)\$")
 _SUMMARY = re.compile(r"<summary\b.*?</summary>", re.IGNORECASE | re.DOTALL)
 _DETAILS_OPEN = re.compile(r"<details\b(?P<attrs>[^>]*)>", re.IGNORECASE)
 _DETAILS_CLOSE = re.compile(r"</details\s*>", re.IGNORECASE)
@@ -149,20 +147,20 @@ def _clean(text: str) -> tuple[str, int, int]:
     """Prose text as read: (text with ties, links, formulas replaced; ties; boolean ties)."""
     ties = booleans = 0
 
-    def tie(m: re.Match) -> str:
+    def tie(t: TieText) -> str:
         nonlocal ties, booleans
         ties += 1
-        booleans += bool(_BOOLEAN.search(m["doc"]))
+        booleans += bool(_BOOLEAN.search(t.documented))
         return "0"  # one word, whatever the number's form
 
-    text = _TIE.sub(tie, text)
+    text = replace_ties(text, tie)
     text = _IMAGE.sub(" ", text)
     text = _FOOTNOTE_REF.sub("", text)
     text = _LINK.sub(lambda m: m["text"], text)
-    text = _INLINE_MATH.sub("x", text)
+    text = DOLLAR_MATH.sub("x", text)
     text = _ATTRS.sub("", text)
     text = _SUMMARY.sub(" ", text)
-    text = _HTML.sub(" ", text)
+    text = HTML_TAG.sub(" ", text)
     text = text.replace("**", "").replace("`", "")
     return text, ties, booleans
 

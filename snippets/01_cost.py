@@ -10,10 +10,10 @@ lengths = [32, 128, 512, 2048]  # n: sequence lengths to compare
 gates = {"Elman": 1, "GRU": 3, "LSTM": 4}
 layer = [attention_layer_flops(n, d) for n in lengths]  # projections 8 n d^2 + score-and-mix 4 n^2 d
 rnn = {kind: [g * recurrent_flops(n, d) for n in lengths] for kind, g in gates.items()}
-gru_ratio = [a / r for a, r in zip(layer, rnn["GRU"])]
-lstm_ratio = [a / r for a, r in zip(layer, rnn["LSTM"])]
-layer_ratio = [a / r for a, r in zip(layer, rnn["Elman"])]  # against a plain Elman layer
-mix_ratio = [attention_flops(n, d) / r for n, r in zip(lengths, rnn["Elman"])]  # Table 1's two entries
+gru_ratio = [a / r for a, r in zip(layer, rnn["GRU"], strict=True)]
+lstm_ratio = [a / r for a, r in zip(layer, rnn["LSTM"], strict=True)]
+layer_ratio = [a / r for a, r in zip(layer, rnn["Elman"], strict=True)]  # against a plain Elman layer
+mix_ratio = [attention_flops(n, d) / r for n, r in zip(lengths, rnn["Elman"], strict=True)]  # Table 1's two entries
 crossover = attention_crossover(d)  # the n at which score-and-mix equals the Elman layer
 
 
@@ -32,5 +32,5 @@ mix_cheaper_exactly_below_d = all((attention_flops(n, d) < recurrent_flops(n, d)
 assert mix_cheaper_exactly_below_d  # Table 1's pair: score-and-mix against an Elman layer
 
 print(f"{'n':>5} {'attention layer':>15} {'GRU layer':>11} {'LSTM layer':>11} {'attn/GRU':>8} {'attn/LSTM':>9}")
-for row in zip(lengths, layer, rnn["GRU"], rnn["LSTM"], gru_ratio, lstm_ratio):
+for row in zip(lengths, layer, rnn["GRU"], rnn["LSTM"], gru_ratio, lstm_ratio, strict=True):
     print("{:>5} {:>15} {:>11} {:>11} {:>8.3f} {:>9.3f}".format(*row))

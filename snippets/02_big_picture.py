@@ -1,8 +1,16 @@
 import matplotlib.pyplot as plt
 import numpy as np
 
-from attn import (Config, causal_mask, embed, encoder_layer, forward_decoder_only, init_decoder_only,
-                  output_logits, softmax)
+from attn import (
+    Config,
+    causal_mask,
+    embed,
+    encoder_layer,
+    forward_decoder_only,
+    init_decoder_only,
+    output_logits,
+    softmax,
+)
 
 # One sentence through an untrained decoder-only Transformer, every array's shape read off the pass.
 words = ["<pad>", "the", "cat", "sat", "on", "a", "mat", "."]
@@ -24,7 +32,7 @@ assert np.allclose(logits, forward_decoder_only(params, tokens[None], config)[0]
 labels = ["token ids", "embeddings\n+ positions", "layer 1:\nattention,\nfeed-forward",
           "layer 2:\nattention,\nfeed-forward", "logits", "next-token\nprobabilities"]
 fig, ax = plt.subplots(figsize=(11, 2.6), layout="constrained")
-for i, (label, shape) in enumerate(zip(labels, shapes)):
+for i, (label, shape) in enumerate(zip(labels, shapes, strict=True)):
     ax.add_patch(plt.Rectangle((i * 2, 0), 1.5, 1.6, facecolor="#dfe6f7", edgecolor="black"))
     ax.text(i * 2 + 0.75, 1.0, label, ha="center", va="center", fontsize=10)
     ax.text(i * 2 + 0.75, 0.25, str(shape), ha="center", va="center", fontsize=10, family="monospace")

@@ -19,7 +19,7 @@ panels = [
 ]
 fig, axes = plt.subplots(1, 4, figsize=(12, 3.4), width_ratios=[3, 3, 3, 2],
                          layout="constrained")
-for ax, (title, matrix, columns, cmap) in zip(axes, panels):
+for ax, (title, matrix, columns, cmap) in zip(axes, panels, strict=True):
     top = max(1.0, matrix.max())
     ax.imshow(matrix, cmap=cmap, vmin=0, vmax=top)
     for (i, j), value in np.ndenumerate(matrix):

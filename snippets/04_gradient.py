@@ -87,7 +87,7 @@ print(f"        mean ||J||_F       share ||J||_F < {frozen_below}"
 print(" d_k  unscaled  scaled    unscaled  scaled        unscaled  scaled")
 columns = (jac_unscaled, jac_scaled, frozen_unscaled, frozen_scaled,
            grad_unscaled, grad_scaled)
-for d_k, *values in zip(d_ks, *columns):
+for d_k, *values in zip(d_ks, *columns, strict=True):
     print("{:4d} {:9.3f} {:7.3f} {:11.3f} {:7.3f} {:15.3f} {:7.3f}"
           .format(d_k, *values))
 
@@ -99,6 +99,6 @@ print(" d_k     mean  median  below  top 10%  |  mean  median  below  top 10%")
 print("         ------- unscaled --------     |  --------- scaled --------")
 columns = (q_mean_unscaled, q_median_unscaled, q_small_unscaled, q_top_unscaled,
            q_mean_scaled, q_median_scaled, q_small_scaled, q_top_scaled)
-for d_k, *values in zip(d_ks, *columns):
+for d_k, *values in zip(d_ks, *columns, strict=True):
     print("{:4d} {:8.3f} {:7.1e} {:6d} {:8.2f}  | {:5.3f} {:7.3f} {:6d} {:8.2f}"
           .format(d_k, *values))

@@ -39,7 +39,7 @@ lead = 5.0
 lead_weight = softmax(np.array([lead] + [0.0] * (n - 1)))[0]
 
 print(" d_k   var(q.k)  var/d_k   largest weight: unscaled  scaled")
-for row in zip(d_ks, variance, ratio, top_unscaled, top_scaled):
+for row in zip(d_ks, variance, ratio, top_unscaled, top_scaled, strict=True):
     print("{:4d} {:10.2f} {:8.2f} {:25.2f} {:7.2f}".format(*row))
 print("standard error of var/d_k:", standard_error.round(3))
 print("every var/d_k within 3 standard errors of 1:", within_3_standard_errors)

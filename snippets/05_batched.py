@@ -1,7 +1,6 @@
 import numpy as np
 
-from attn import (init_multi_head, merge_heads, multi_head_attention,
-                  scaled_dot_product_attention, softmax, split_heads)
+from attn import init_multi_head, merge_heads, multi_head_attention, scaled_dot_product_attention, softmax, split_heads
 
 seed = 1
 n, d_model, h = 4, 8, 2

@@ -7,8 +7,7 @@ rng = np.random.default_rng(seed)
 n, d_model, h = 4, 8, 1
 words = ["dog", "bites", "man", "."]
 X = rng.standard_normal((n, d_model))  # (n, d_model): embeddings, no position
-params = {name: rng.standard_normal((d_model, d_model))  # (d_model, d_model)
-          for name in ("W_q", "W_k", "W_v", "W_o")}
+params = {name: rng.standard_normal((d_model, d_model)) for name in ("W_q", "W_k", "W_v", "W_o")}  # (d_model, d_model)
 
 perm = np.array([2, 1, 0, 3])  # swap rows 0 and 2
 print("shuffled:", " ".join(words[i] for i in perm))

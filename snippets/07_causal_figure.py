@@ -16,7 +16,7 @@ tokens = [f"token {i}" for i in range(4)]
 fig, axes = plt.subplots(1, 2, figsize=(9, 4.2), layout="constrained")
 panels = [(unmasked, "no mask (section 03)", np.ones_like(mask)),
           (masked, "causal mask: key j ≤ query i", mask)]
-for ax, (weights, title, allowed) in zip(axes, panels):
+for ax, (weights, title, allowed) in zip(axes, panels, strict=True):
     image = ax.imshow(weights, cmap="Oranges", vmin=0, vmax=1)
     for (i, j), value in np.ndenumerate(weights):
         if not allowed[i, j]:  # grey out what the mask removed

@@ -1,7 +1,6 @@
 import numpy as np
 
-from attn import (count_parameters, encoder_layer, feed_forward,
-                  init_encoder_layer, layer_norm, multi_head_attention)
+from attn import count_parameters, encoder_layer, feed_forward, init_encoder_layer, layer_norm, multi_head_attention
 
 seed, n, d_model, h, d_ff = 0, 4, 8, 2, 32  # d_ff: the feed-forward's hidden width
 rng = np.random.default_rng(seed)

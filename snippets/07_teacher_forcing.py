@@ -27,10 +27,9 @@ x_changed[-1] = rng.standard_normal(d_model)  # another token at the last positi
 
 masked_before = multi_head_attention(x, x, params, h, mask)            # (n, d_model)
 masked_after = multi_head_attention(x_changed, x_changed, params, h, mask)
-earlier_unchanged_with_mask = bool(np.array_equal(masked_before[:-1], masked_after[:-1]))
+with_mask = bool(np.array_equal(masked_before[:-1], masked_after[:-1]))
 unmasked_before = multi_head_attention(x, x, params, h)
 unmasked_after = multi_head_attention(x_changed, x_changed, params, h)
-earlier_unchanged_without_mask = bool(np.array_equal(unmasked_before[:-1], unmasked_after[:-1]))
-assert no_position_sees_its_label and earlier_unchanged_with_mask and not earlier_unchanged_without_mask
-print("after changing the last input, positions 0 to 3 unchanged, with the mask:",
-      earlier_unchanged_with_mask, " without:", earlier_unchanged_without_mask)
+without_mask = bool(np.array_equal(unmasked_before[:-1], unmasked_after[:-1]))
+assert no_position_sees_its_label and with_mask and not without_mask
+print(f"after changing the last input, positions 0 to 3 unchanged, with the mask: {with_mask}  without: {without_mask}")

@@ -3,8 +3,7 @@ import tracemalloc
 
 import numpy as np
 
-from attn import (blockwise_attention, plain_attention,
-                  scaled_dot_product_attention)
+from attn import blockwise_attention, plain_attention, scaled_dot_product_attention
 from attn.cost import score_block_bytes, score_matrix_bytes
 
 seed = 0

@@ -3,8 +3,7 @@ import tracemalloc
 import matplotlib.pyplot as plt
 import numpy as np
 
-from attn import (blockwise_attention, plain_attention,
-                  scaled_dot_product_attention)
+from attn import blockwise_attention, plain_attention, scaled_dot_product_attention
 from attn.cost import score_matrix_bytes
 
 # One call each on a tiny input first: a process's first call pays one-time
@@ -27,7 +26,7 @@ for n in sizes:
         peak_mib[attention.__name__].append(peak / 2**20)
 
 fig, ax = plt.subplots(figsize=(7, 4.5), layout="constrained")
-for (name, peaks), marker in zip(peak_mib.items(), "osD"):
+for (name, peaks), marker in zip(peak_mib.items(), "osD", strict=True):
     ax.loglog(sizes, peaks, marker=marker, label=name)
 matrix_mib = [score_matrix_bytes(n) / 2**20 for n in sizes]
 ax.loglog(sizes, matrix_mib, "k--", linewidth=1,

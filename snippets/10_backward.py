@@ -19,7 +19,7 @@ def combine(tree, other, scale):
     if isinstance(tree, dict):
         return {key: combine(tree[key], other[key], scale) for key in tree}
     if isinstance(tree, list):
-        return [combine(a, b, scale) for a, b in zip(tree, other)]
+        return [combine(a, b, scale) for a, b in zip(tree, other, strict=True)]
     return tree + scale * other
 
 
@@ -28,7 +28,7 @@ def dot(tree, other):
     if isinstance(tree, dict):
         return sum(dot(tree[key], other[key]) for key in tree)
     if isinstance(tree, list):
-        return sum(dot(a, b) for a, b in zip(tree, other))
+        return sum(dot(a, b) for a, b in zip(tree, other, strict=True))
     return float(np.vdot(tree, other))
 
 

@@ -4,8 +4,19 @@ import math
 import matplotlib.pyplot as plt
 import numpy as np
 
-from attn import (Config, adam_step, attention_weights, count_parameters, forward, greedy_decode,
-                  init_adam, init_transformer, learning_rate, log_softmax, loss_and_gradients)
+from attn import (
+    Config,
+    adam_step,
+    attention_weights,
+    count_parameters,
+    forward,
+    greedy_decode,
+    init_adam,
+    init_transformer,
+    learning_rate,
+    log_softmax,
+    loss_and_gradients,
+)
 
 # ---- the task, the model, the training ------------------------------------------------------
 n, BOS, PAD = 6, 10, 11  # digits are tokens 0-9; 10 begins a target; 11 pads (never needed here)
@@ -80,7 +91,7 @@ def leaves(tree):
 
 
 starts = [leaves(init_transformer(np.random.default_rng(1), c)) for c in runs.values()]  # as train()
-same_weights = all(len(s) == len(starts[0]) and all(np.array_equal(a, b) for a, b in zip(s, starts[0]))
+same_weights = all(len(s) == len(starts[0]) and all(np.array_equal(a, b) for a, b in zip(s, starts[0], strict=True))
                    for s in starts)
 assert same_weights and same_batches, "the three runs must differ only in their settings"
 q_right = 1 - eps_ls + eps_ls / vocab  # what smoothing trains p(right token) towards
@@ -168,7 +179,7 @@ print(f"  1 - eps_ls + eps_ls / vocab = {q_right:.3f}")
 
 # ---- figures --------------------------------------------------------------------------------
 fig, ax = plt.subplots(figsize=(8, 4), layout="constrained")
-for (name, (_, losses, _)), style in zip(trained.items(), ("-", "--", ":")):
+for (name, (_, losses, _)), style in zip(trained.items(), ("-", "--", ":"), strict=True):
     ax.plot(np.arange(1, steps + 1), losses, style, label=name, linewidth=1.5)
 ax.axhline(loss_floor, color="grey", linewidth=0.8)
 ax.annotate("lowest loss with eps_ls = 0.1", (0, loss_floor), xytext=(4, -14),

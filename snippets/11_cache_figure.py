@@ -12,7 +12,7 @@ variants = {"multi-head (96 key/value heads)": h, "grouped-query (8)": 8, "multi
 n = 2 ** np.arange(4, 12)  # context lengths 16 .. 2048
 
 fig, ax = plt.subplots(figsize=(8, 4.8), layout="constrained")
-for (label, groups), style in zip(variants.items(), ["-", "--", ":"]):
+for (label, groups), style in zip(variants.items(), ["-", "--", ":"], strict=True):
     gib = [kv_cache_bytes(N, int(m), d_model, h, groups, itemsize) / 2**30 for m in n]
     ax.plot(n, gib, style, linewidth=2.2, label=label)
     ax.annotate(f"{gib[-1]:.3g} GiB", (n[-1], gib[-1]), xytext=(6, 0), textcoords="offset points",

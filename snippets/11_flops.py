@@ -17,8 +17,9 @@ for n, c, share, r, q in zip(sizes, cached, mixing_share, recomputed, ratio, str
     print(f"{n:>6} {c:>12} {share:>12.0%} {r:>16} {q:>6}")
 
 n_total = 1024  # generating a whole sequence: the sum over every position
-total_ratio = (sum(token_flops(n, d_model, d_ff, False) for n in range(1, n_total + 1))
-               / sum(token_flops(n, d_model, d_ff, True) for n in range(1, n_total + 1)))
+total_without = sum(token_flops(n, d_model, d_ff, False) for n in range(1, n_total + 1))
+total_with = sum(token_flops(n, d_model, d_ff, True) for n in range(1, n_total + 1))
+total_ratio = total_without / total_with
 print(f"all {n_total} tokens, per layer: {total_ratio:.0f}x fewer FLOPs with the cache")
 
 
@@ -29,10 +30,12 @@ def matmul_flops(a, b):
 
 def counted(n, rows):
     """The products one layer does when `rows` positions go through it and read n keys."""
-    return (4 * matmul_flops((rows, d_model), (d_model, d_model))                # x W_q, W_k, W_v, W_o
-            + 2 * matmul_flops((h, rows, d_k), (h, d_k, n))                        # Q K^T; weights @ V
-            + 2 * matmul_flops((rows, d_model), (d_model, d_ff)))                  # x W_1; hidden W_2
+    projections = 4 * matmul_flops((rows, d_model), (d_model, d_model))  # x W_q, W_k, W_v, W_o
+    mixing = 2 * matmul_flops((h, rows, d_k), (h, d_k, n))  # Q K^T; weights @ V
+    feed_forward = 2 * matmul_flops((rows, d_model), (d_model, d_ff))  # x W_1; hidden W_2
+    return projections + mixing + feed_forward
 
 
-assert all(token_flops(n, d_model, d_ff, True) == counted(n, 1)
-           and token_flops(n, d_model, d_ff, False) == counted(n, n) for n in sizes), "token_flops = every product"
+for n in sizes:
+    assert token_flops(n, d_model, d_ff, True) == counted(n, 1), "token_flops = every product, with the cache"
+    assert token_flops(n, d_model, d_ff, False) == counted(n, n), "token_flops = every product, without"

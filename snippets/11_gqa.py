@@ -1,21 +1,20 @@
 import numpy as np
 
-from attn import (KVCache, cached_self_attention, causal_mask, grouped_query_attention,
-                  init_multi_head, kv_cache_bytes, mean_pool_kv_heads, multi_head_attention)
+import attn
 
 n, d_model, h = 12, 32, 8
 d_k = d_model // h
 rng = np.random.default_rng(4)
 x = rng.standard_normal((n, d_model))  # (n, d_model)
-mha = init_multi_head(rng, d_model)    # W_q, W_k, W_v, W_o: (d_model, d_model) each
-mask = causal_mask(n)
+mha = attn.init_multi_head(rng, d_model)    # W_q, W_k, W_v, W_o: (d_model, d_model) each
+mask = attn.causal_mask(n)
 
 # groups = h: every query head has its own key and value head. That is multi-head attention.
-gap = np.abs(grouped_query_attention(x, x, mha, h, groups=h, mask=mask)
-             - multi_head_attention(x, x, mha, h, mask)).max()
+gqa = attn.grouped_query_attention(x, x, mha, h, groups=h, mask=mask)  # (n, d_model)
+gap = np.abs(gqa - attn.multi_head_attention(x, x, mha, h, mask)).max()
 
 groups = [8, 2, 1]  # multi-head, grouped-query with 2 groups, multi-query
-params = {g: mean_pool_kv_heads(mha, h, g) for g in groups}  # average the key/value heads of each group
+params = {g: attn.mean_pool_kv_heads(mha, h, g) for g in groups}  # average the key/value heads of each group
 W_k_shapes = [params[g]["W_k"].shape for g in groups]  # (d_model, g * d_k)
 for g in groups:
     print(f"groups = {g}: W_q {params[g]['W_q'].shape}  W_k {params[g]['W_k'].shape}  W_v {params[g]['W_v'].shape}")
@@ -24,12 +23,12 @@ print(f"groups = h equals multi_head_attention (max difference <= 1e-12): {gap <
 # Decode token by token with a cache of g key/value heads; compare with the full causal pass.
 stored, decode_ok = [], []
 for g in groups:
-    cache = KVCache(heads=g, d_k=d_k, capacity=n)
-    stepped = np.concatenate([cached_self_attention(x[i : i + 1], params[g], h, cache) for i in range(n)])
-    decode_ok.append(bool(np.abs(stepped - grouped_query_attention(x, x, params[g], h, g, mask)).max() <= 1e-12))
+    cache = attn.KVCache(heads=g, d_k=d_k, capacity=n)
+    stepped = np.concatenate([attn.cached_self_attention(x[i : i + 1], params[g], h, cache) for i in range(n)])
+    decode_ok.append(bool(np.abs(stepped - attn.grouped_query_attention(x, x, params[g], h, g, mask)).max() <= 1e-12))
     stored.append(cache.nbytes)
 shrink = [stored[0] // s for s in stored]
 print(f"cached decoding == full causal pass, each: {decode_ok}")
 print(f"cache bytes after {n} tokens: {stored}")
 print(f"shrink: {shrink}  = h / groups: {shrink == [h // g for g in groups]}")
-print(f"kv_cache_bytes agrees: {stored == [kv_cache_bytes(1, n, d_model, h, g) for g in groups]}")  # one layer
+print(f"kv_cache_bytes agrees: {stored == [attn.kv_cache_bytes(1, n, d_model, h, g) for g in groups]}")  # one layer

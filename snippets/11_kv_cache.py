@@ -1,23 +1,22 @@
 import numpy as np
 
-from attn import (Config, decoder_only_step, forward_decoder_only, greedy_generate, init_decoder_only,
-                  kv_cache_bytes, new_caches)
+import attn
 
 # The model, prompt and generated tokens of 11_generate.py.
 words = ["<s>", "the", "cat", "sat", "on", "mat", "a", "dog", "ran", "to", "it", "."]
 seed = 11
 vocab, d_model, h, d_ff, N = len(words), 16, 4, 64, 2
-config = Config(vocab, d_model, h, d_ff, N, pad=None)  # no token is padding
-params = init_decoder_only(np.random.default_rng(seed), config)
+config = attn.Config(vocab, d_model, h, d_ff, N, pad=None)  # no token is padding
+params = attn.init_decoder_only(np.random.default_rng(seed), config)
 prompt = [words.index("<s>"), words.index("the")]
-tokens, _ = greedy_generate(params, prompt, config, steps=8)
+tokens, _ = attn.greedy_generate(params, prompt, config, steps=8)
 n, n_prompt = len(tokens), len(prompt)
 
-caches = new_caches(params, config, capacity=n)  # one empty KVCache per layer
-first = decoder_only_step(params, tokens[:n_prompt], config, caches)  # (n_prompt, vocab): the prompt in one call
-rest = [decoder_only_step(params, tokens[i : i + 1], config, caches) for i in range(n_prompt, n)]  # one at a time
+caches = attn.new_caches(params, config, capacity=n)  # one empty KVCache per layer
+first = attn.decoder_only_step(params, tokens[:n_prompt], config, caches)  # (n_prompt, vocab): the prompt in one call
+rest = [attn.decoder_only_step(params, tokens[i : i + 1], config, caches) for i in range(n_prompt, n)]  # one at a time
 stepped = np.concatenate([first, *rest])  # (n, vocab)
-full = forward_decoder_only(params, tokens, config)  # (n, vocab): one pass over everything
+full = attn.forward_decoder_only(params, tokens, config)  # (n, vocab): one pass over everything
 
 cache_shape = caches[0].k.shape  # (h, n, d_k): one key per head and position
 stored = sum(cache.nbytes for cache in caches)  # bytes of every layer's k and v buffers
@@ -29,4 +28,4 @@ print(f"keys of layer 0: {cache_shape}  values: {caches[0].v.shape}")
 close = np.abs(stepped - full).max() <= 1e-12
 print(f"max |cached steps - one full pass| <= 1e-12: {close}")
 print(f"cache bytes: {stored} (sum of nbytes)  2 N n d_model x {itemsize} = {formula}")
-print(f"kv_cache_bytes agrees: {kv_cache_bytes(N, n, d_model, h) == stored == formula}")
+print(f"kv_cache_bytes agrees: {attn.kv_cache_bytes(N, n, d_model, h) == stored == formula}")

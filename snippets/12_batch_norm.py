@@ -31,9 +31,10 @@ neighbour = x.copy()
 neighbour[1] = rng.standard_normal((n, d_model))  # a different second sequence in the batch
 one_token = x[:1, :1]  # (1, 1, d_model): generation, one sequence, one new token
 from_future, from_neighbour = moved(batch_norm, later), moved(batch_norm, neighbour)
+kept_future, kept_neighbour = unchanged(layer_norm, later), unchanged(layer_norm, neighbour)
 
 print("the output at token 0 of sequence 0, when an input elsewhere changes:")
-print(f"  its own last token   batch norm: up to {from_future:.2f}   layer norm unchanged: {unchanged(layer_norm, later)}")
-print(f"  the other sequence   batch norm: up to {from_neighbour:.2f}   layer norm unchanged: {unchanged(layer_norm, neighbour)}")
+print(f"  its own last token   batch norm: up to {from_future:.2f}   layer norm unchanged: {kept_future}")
+print(f"  the other sequence   batch norm: up to {from_neighbour:.2f}   layer norm unchanged: {kept_neighbour}")
 print(f"a batch of one token, batch norm: {batch_norm(one_token)[0, 0]}")
 print(f"                      layer norm: {layer_norm(one_token)[0, 0].round(2)}")

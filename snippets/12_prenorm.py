@@ -21,5 +21,5 @@ pre_bare = [token_std(pre_norm_stack(x, layers[:N], h, final_norm=None)) for N i
 pre = [token_std(pre_norm_stack(x, layers[:N], h, final_norm)) for N in depths]
 
 print(f"{'N':>3} {'post-norm':>10} {'pre-norm, no final norm':>24} {'with it':>8}")
-for N, a, b, c in zip(depths, post, pre_bare, pre):
+for N, a, b, c in zip(depths, post, pre_bare, pre, strict=True):
     print(f"{N:>3} {a:>10.2f} {b:>24.2f} {c:>8.2f}")

@@ -1,8 +1,8 @@
 import inspect
 
 from attn import blockwise_attention
-from attn.kernels import QUERY_BLOCK  # the default's query rows per strip (not public API)
 from attn.cost import score_block_bytes
+from attn.kernels import QUERY_BLOCK  # the default's query rows per strip (not public API)
 
 n, d_k, d_v = 4096, 64, 64  # the largest row of the memory table on page 08
 itemsize, MiB = 8, 2**20

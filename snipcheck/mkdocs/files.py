@@ -1,13 +1,34 @@
-"""The files the plugin hands the builder: a generated file written under a source folder of its
-own (``stable_file``), and ``notebook_requires`` resolved against the site's files."""
+"""The files the plugin reads from and hands to the builder: the pages to check (``read_pages``), a
+generated file written under a source folder of its own (``stable_file``), and
+``notebook_requires`` resolved against the site's files."""
 
 from __future__ import annotations
 
 import fnmatch
+import posixpath
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
+
+from ..layout import VERIFICATION_PAGE
+from ..problems import Problem
+from ..read.pages import decode_page
+
+
+def read_pages(files: Files, docs_prefix: str) -> tuple[dict[str, str], list[Problem]]:
+    """Every documentation page but the verification page, decoded: src_uri -> its text, and a
+    problem for each page that cannot be read (``docs_prefix`` makes its path the repository's)."""
+    pages, unreadable = {}, []
+    for f in files.documentation_pages():
+        if f.src_uri == VERIFICATION_PAGE:
+            continue
+        text, problem = decode_page(f.content_bytes, posixpath.join(docs_prefix, f.src_uri))
+        if problem is not None:
+            unreadable.append(problem)
+        else:
+            pages[f.src_uri] = text
+    return pages, unreadable
 
 
 def stable_file(src_dir: Path, src_uri: str, data: bytes, config) -> File:

@@ -13,11 +13,8 @@ snippet goes on in the background (``serve.py``).
 """
 from __future__ import annotations
 
-import posixpath
 from pathlib import Path
 
-from mkdocs.config import config_options
-from mkdocs.config.base import Config
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
@@ -26,24 +23,16 @@ from mkdocs.utils.meta import get_data
 from ..check.records import Build
 from ..engine import Engine
 from ..layout import VERIFICATION_PAGE
-from ..read.pages import decode_page
 from ..report.page import unrendered_ties
 from ..report.stage import Staged, stage
 from ..report.urls import download_path
-from .files import resolve_requires, stable_file
+from .files import read_pages, resolve_requires, stable_file
+from .options import SnipcheckConfig
 from .rows import RowsLost, SetAsideRows
 from .serve import DirtyPages, Trigger, drop_dirty_notice, serve_logger, stop_on_terminate
+from .summary import build_summary
 
 log = get_plugin_logger(__name__)
-
-
-class SnipcheckConfig(Config):
-    snippets_dir = config_options.Type(str, default="snippets")
-    cache_dir = config_options.Type(str, default=".cache/snipcheck")
-    check_determinism = config_options.Type(bool, default=True)
-    notebooks_dir = config_options.Type(str, default="notebooks")  # site folder; empty: no notebooks
-    serve_wait = config_options.Type((int, float), default=5.0)  # serve: seconds to wait for a run
-    notebook_requires = config_options.Type(dict, default={})  # module -> pip requirement (see above)
 
 
 class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
@@ -95,15 +84,7 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
 
     @event_priority(100)  # before mkdocs-jupyter and search see the files
     def on_files(self, files: Files, *, config) -> Files:
-        pages, unreadable = {}, []
-        for f in files.documentation_pages():
-            if f.src_uri == VERIFICATION_PAGE:
-                continue
-            text, problem = decode_page(f.content_bytes, posixpath.join(self.engine.docs_prefix, f.src_uri))
-            if problem is not None:
-                unreadable.append(problem)
-            else:
-                pages[f.src_uri] = text
+        pages, unreadable = read_pages(files, self.engine.docs_prefix)
         # A build does not wait here for its live snippets (``_complete`` does, at the latest in on_env).
         build = self.engine.build(pages, read_problems=unreadable, wait_live=self.serving)
         self.files, self.use_directory_urls, self.site_url = files, config.use_directory_urls, config.site_url or ""
@@ -126,11 +107,7 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
         """Make ``build`` the current one: report it, fail on its problems (a build), stage it."""
         self.build = build
         if build.complete:
-            log.info(f"{len(build.stats.ran)} snippets run, {len(build.stats.cached)} from cache; "
-                     f"{len(build.checks)} numbers checked, {len(build.citations)} quoted, {len(build.problems)} problems"
-                     + (f"; {len(build.stats.pending)} still running" if build.stats.pending else "")
-                     + ("; each new result was run twice, side by side, and compared" if self.engine.check_determinism
-                        else "; each snippet ran once (SNIPCHECK_TWICE=true: twice, compared)"))
+            log.info(build_summary(build, twice=self.engine.check_determinism))
         self._fail_or_log(build.problems, f"snipcheck found {len(build.problems)} problem(s)")
         self.staged = stage(build, notebooks_dir=self.config.notebooks_dir, use_directory_urls=self.use_directory_urls,
                             verification=self.generated_verification, site_url=self.site_url, requires=self.requires)

@@ -1,13 +1,16 @@
 """Reading the ties of a line of prose: where each ``{{ ... }}`` stands, where a tie would not
 render (math, an HTML tag, link text or a link's address), and each tie's parts read into a
 region (its documented value and the reference it names). Problems go to ``problem(kind, line,
-message)``; the page reader (``page.py``) decides which lines are prose.
+message)``; the page reader (``page.py``) decides which lines are prose. ``tie_texts`` and
+``replace_ties`` give the same ties as written, for tools that read pages without checking them.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
+from typing import NamedTuple
 
 from ..problems import ProblemKind
 from ..values.computed import Reference, ReferenceError_, parse_reference
@@ -16,10 +19,10 @@ from .regions import ComputedTie, QuotedTie, RangeTie, RunBlock, Tie
 
 _CODE_RUN = re.compile(r"`+")
 # pymdownx.arithmatex's inline patterns (smart dollars, and \( \)): text it turns into math.
-_DOLLAR_MATH = re.compile(r"(?<!\\)\$(?!\s)(?:\\.|[^\\$])+?(?<!\s)\$")
+DOLLAR_MATH = re.compile(r"(?<!\\)\$(?!\s)(?:\\.|[^\\$])+?(?<!\s)\$")
 _PAREN_MATH = re.compile(r"(?<!\\)\\\((?:\\[^)]|[^\\])+?\\\)")
 _BRACKET_MATH = re.compile(r"(?<!\\)\\\[(?:\\[^\]]|[^\\])+?\\\]")
-_HTML_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
+HTML_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
 _OPERATOR = re.compile(r"\s([=@~])\s")
 
 
@@ -73,8 +76,8 @@ def tie_spans(problem, line: str, line_no: int) -> list[tuple[int, int]]:
 def forbidden_spans(line: str) -> list[tuple[int, int, str]]:
     """Spans of the line where a tie would not render, with what to call them."""
     spans = [(m.start(), m.end(), "inside math, where it would not render: write the number in prose, as $d_k$ = {{ 64 = d_k }}")
-             for pattern in (_DOLLAR_MATH, _PAREN_MATH, _BRACKET_MATH) for m in pattern.finditer(line)]
-    spans += [(m.start(), m.end(), "inside an HTML tag, where it would not render") for m in _HTML_TAG.finditer(line)]
+             for pattern in (DOLLAR_MATH, _PAREN_MATH, _BRACKET_MATH) for m in pattern.finditer(line)]
+    spans += [(m.start(), m.end(), "inside an HTML tag, where it would not render") for m in HTML_TAG.finditer(line)]
     for close in (m.start() for m in re.finditer(r"\](?=[(\[])", line)):
         depth, j = 0, close
         while j >= 0:
@@ -90,18 +93,62 @@ def forbidden_spans(line: str) -> list[tuple[int, int, str]]:
     return spans
 
 
-def read_tie(problem, line: str, line_no: int, start: int, end: int, last_run: RunBlock | None) -> Tie | None:
-    inner = line[start + 2: end - 2]
+class TieText(NamedTuple):
+    """A tie as written: where it stands in its text, its documented value, operator and reference."""
+
+    start: int
+    end: int
+    documented: str
+    op: str
+    ref: str
+
+
+def _ignore(kind, line_no, message) -> None:
+    """A ``problem`` callback for readers that do not report: the checker reports malformed ties."""
+
+
+def tie_texts(text: str) -> list[TieText]:
+    """Every readable tie of ``text`` (one line or many), as the checker splits it; braces it
+    cannot read are skipped."""
+    out, offset = [], 0
+    for line in text.splitlines(keepends=True):
+        for start, end in tie_spans(_ignore, line, 0):
+            parts = _split(line[start + 2: end - 2])
+            if parts is not None and parts[0] and parts[2]:
+                out.append(TieText(offset + start, offset + end, *parts))
+        offset += len(line)
+    return out
+
+
+def replace_ties(text: str, repl: Callable[[TieText], str]) -> str:
+    """``text`` with each readable tie replaced by ``repl(tie)``."""
+    pieces, pos = [], 0
+    for tie in tie_texts(text):
+        pieces += [text[pos: tie.start], repl(tie)]
+        pos = tie.end
+    return "".join(pieces) + text[pos:]
+
+
+def _split(inner: str) -> tuple[str, str, str] | None:
+    """A tie's inside as (documented, operator, reference), stripped; None without an operator."""
     match = _OPERATOR.search(inner)
     if match is None:
+        return None
+    return inner[: match.start()].strip(), match[1], inner[match.end():].strip()
+
+
+def read_tie(problem, line: str, line_no: int, start: int, end: int, last_run: RunBlock | None) -> Tie | None:
+    inner = line[start + 2: end - 2]
+    parts = _split(inner)
+    if parts is None:
         if re.search(r"[=@~]", inner):
             problem(ProblemKind.SYNTAX, line_no, f"cannot read {line[start:end]!r}: put spaces around the operator, as {{{{ 0.5 = x }}}}")
         else:
             problem(ProblemKind.SYNTAX, line_no, f"cannot read {line[start:end]!r}: "
                     "write {{ NUMBER = NAME }}, {{ NUMBER @ SOURCE }} or {{ LOW..HIGH ~ NAME }}")
         return None
-    documented, op, ref = inner[: match.start()].strip(), match[1], inner[match.end():].strip()
-    doc_start = start + 2 + (len(inner[: match.start()]) - len(inner[: match.start()].lstrip()))
+    documented, op, ref = parts
+    doc_start = start + 2 + (len(inner) - len(inner.lstrip()))  # where the documented value begins
     doc_end = doc_start + len(documented)
     if not documented or not ref:
         problem(ProblemKind.SYNTAX, line_no, f"cannot read {line[start:end]!r}: both sides of {op!r} must be written")

@@ -54,6 +54,28 @@ def lm_config():
 
 
 @pytest.fixture
+def small_config():
+    """A small encoder-decoder configuration with dropout, label smoothing and 0 as its padding
+    token (vocab 9, d_model 8, h 2, N 2)."""
+    return attn.Config(vocab=9, d_model=8, h=2, d_ff=16, N=2, p_drop=0.1, eps_ls=0.1, pad=0)
+
+
+@pytest.fixture
+def batch(small_config):
+    """``batch(rng, config=small_config, size=3, m=5, n=4)`` -> (source (size, m), target (size, n + 1)):
+    token ids drawn from ``rng``, the target starting with 1 (the begin token), padded with 0 at the ends."""
+
+    def draw(rng, config=small_config, size=3, m=5, n=4):
+        source = rng.integers(2, config.vocab, (size, m))
+        target = np.concatenate([np.ones((size, 1), dtype=int), rng.integers(2, config.vocab, (size, n))], axis=1)
+        source[0, -2:] = 0
+        target[1, -1:] = 0
+        return source, target
+
+    return draw
+
+
+@pytest.fixture
 def lm(rng, lm_config):
     """A random decoder-only model of lm_config."""
     return attn.init_decoder_only(rng, lm_config)

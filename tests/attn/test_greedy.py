@@ -6,7 +6,6 @@ import pytest
 import attn
 from attn.greedy import greedy_decode, greedy_generate
 from attn.model import (
-    Config,
     forward,
     forward_decoder_only,
     init_decoder_only,
@@ -41,37 +40,25 @@ def test_cached_generation_refuses_a_batch(lm, lm_config):
         attn.greedy_generate(lm, [[1, 2]], lm_config, steps=2)
 
 
-SMALL = Config(vocab=9, d_model=8, h=2, d_ff=16, N=2, p_drop=0.1, eps_ls=0.1, pad=0)
-
-
-def batch(rng, config=SMALL, size=3, m=5, n=4):
-    """Source and target token ids (target starts with 1, the begin token), padded with 0 at the ends."""
-    source = rng.integers(2, config.vocab, (size, m))
-    target = np.concatenate([np.ones((size, 1), dtype=int), rng.integers(2, config.vocab, (size, n))], axis=1)
-    source[0, -2:] = 0
-    target[1, -1:] = 0
-    return source, target
-
-
 # ----------------------------------------------------------- whole model --
 
 
-def test_greedy_decode_is_a_loop_of_argmaxes(rng):
-    params = init_transformer(rng, SMALL)
+def test_greedy_decode_is_a_loop_of_argmaxes(rng, small_config, batch):
+    params = init_transformer(rng, small_config)
     source = batch(rng)[0]
-    produced = greedy_decode(params, source, SMALL, steps=4, bos=1)
+    produced = greedy_decode(params, source, small_config, steps=4, bos=1)
     target = np.ones((3, 1), dtype=int)
     for _ in range(4):
-        target = np.concatenate([target, forward(params, source, target, SMALL)[:, -1:].argmax(axis=-1)], axis=1)
+        target = np.concatenate([target, forward(params, source, target, small_config)[:, -1:].argmax(axis=-1)], axis=1)
     np.testing.assert_array_equal(produced, target[:, 1:])
-    assert greedy_decode(params, source, SMALL, steps=0, bos=1).shape == (3, 0)
+    assert greedy_decode(params, source, small_config, steps=0, bos=1).shape == (3, 0)
 
 
-def test_greedy_generate_without_a_cache_is_a_loop_of_argmaxes(rng):
-    params = init_decoder_only(rng, SMALL)
+def test_greedy_generate_without_a_cache_is_a_loop_of_argmaxes(rng, small_config):
+    params = init_decoder_only(rng, small_config)
     prompt = np.array([[1, 4, 5]])
-    tokens, _ = greedy_generate(params, prompt, SMALL, steps=3, use_cache=False)
+    tokens, _ = greedy_generate(params, prompt, small_config, steps=3, use_cache=False)
     assert tokens.shape == (1, 6)
     np.testing.assert_array_equal(tokens[:, :3], prompt)
     for t in range(3, 6):
-        assert tokens[0, t] == forward_decoder_only(params, tokens[:, :t], SMALL)[0, -1].argmax()
+        assert tokens[0, t] == forward_decoder_only(params, tokens[:, :t], small_config)[0, -1].argmax()

@@ -110,9 +110,6 @@ def test_init_is_reproducible():
     assert math.isclose(float(a["layers"][1]["ffn"]["W_2"].sum()), float(b["layers"][1]["ffn"]["W_2"].sum()))
 
 
-SMALL = Config(vocab=9, d_model=8, h=2, d_ff=16, N=2, p_drop=0.1, eps_ls=0.1, pad=0)
-
-
 def structure(tree):
     """The nested keys, list lengths and array shapes of a parameter tree."""
     if isinstance(tree, dict):
@@ -122,55 +119,46 @@ def structure(tree):
     return np.shape(tree)
 
 
-def batch(rng, config=SMALL, size=3, m=5, n=4):
-    """Source and target token ids (target starts with 1, the begin token), padded with 0 at the ends."""
-    source = rng.integers(2, config.vocab, (size, m))
-    target = np.concatenate([np.ones((size, 1), dtype=int), rng.integers(2, config.vocab, (size, n))], axis=1)
-    source[0, -2:] = 0
-    target[1, -1:] = 0
-    return source, target
-
-
 # ----------------------------------------------------------- whole model --
 
 
-def test_the_training_loss_without_dropout_is_the_loss_of_forward(rng):
-    params = init_transformer(rng, SMALL)
+def test_the_training_loss_without_dropout_is_the_loss_of_forward(rng, small_config, batch):
+    params = init_transformer(rng, small_config)
     source, target = batch(rng)
-    logits = forward(params, source, target[:, :-1], SMALL)
-    assert logits.shape == (3, 4, SMALL.vocab)
-    loss, _ = loss_and_gradients(params, source, target, SMALL._replace(p_drop=0.0))
-    assert loss == pytest.approx(cross_entropy(logits, target[:, 1:], SMALL.eps_ls, SMALL.pad), rel=1e-12)
-    assert loss_and_gradients(params, source, target, SMALL)[0] == loss  # rng=None: no dropout either
+    logits = forward(params, source, target[:, :-1], small_config)
+    assert logits.shape == (3, 4, small_config.vocab)
+    loss, _ = loss_and_gradients(params, source, target, small_config._replace(p_drop=0.0))
+    assert loss == pytest.approx(cross_entropy(logits, target[:, 1:], small_config.eps_ls, small_config.pad), rel=1e-12)
+    assert loss_and_gradients(params, source, target, small_config)[0] == loss  # rng=None: no dropout either
 
 
-def test_decoder_only_loss_without_dropout_is_the_loss_of_its_forward(rng):
-    params = init_decoder_only(rng, SMALL)
+def test_decoder_only_loss_without_dropout_is_the_loss_of_its_forward(rng, small_config, batch):
+    params = init_decoder_only(rng, small_config)
     tokens = batch(rng)[1]
-    logits = forward_decoder_only(params, tokens[:, :-1], SMALL)
-    loss, _ = decoder_only_loss_and_gradients(params, tokens, SMALL)
-    assert loss == pytest.approx(cross_entropy(logits, tokens[:, 1:], SMALL.eps_ls, SMALL.pad), rel=1e-12)
+    logits = forward_decoder_only(params, tokens[:, :-1], small_config)
+    loss, _ = decoder_only_loss_and_gradients(params, tokens, small_config)
+    assert loss == pytest.approx(cross_entropy(logits, tokens[:, 1:], small_config.eps_ls, small_config.pad), rel=1e-12)
 
 
 @pytest.mark.parametrize("variant", ["encoder-decoder", "decoder-only"])
-def test_gradients_have_the_structure_of_the_parameters(rng, variant):
+def test_gradients_have_the_structure_of_the_parameters(rng, variant, small_config, batch):
     if variant == "encoder-decoder":
-        params = init_transformer(rng, SMALL)
-        _, grads = loss_and_gradients(params, *batch(rng), SMALL, np.random.default_rng(1))
+        params = init_transformer(rng, small_config)
+        _, grads = loss_and_gradients(params, *batch(rng), small_config, np.random.default_rng(1))
     else:
-        params = init_decoder_only(rng, SMALL)
-        _, grads = decoder_only_loss_and_gradients(params, batch(rng)[1], SMALL, np.random.default_rng(1))
+        params = init_decoder_only(rng, small_config)
+        _, grads = decoder_only_loss_and_gradients(params, batch(rng)[1], small_config, np.random.default_rng(1))
     assert structure(grads) == structure(params)
 
 
-def test_a_step_is_deterministic_given_the_generator_and_does_not_write_the_parameters(rng):
-    params = init_transformer(rng, SMALL)
+def test_a_step_is_deterministic_given_the_generator_and_does_not_write_the_parameters(rng, small_config, batch):
+    params = init_transformer(rng, small_config)
     source, target = batch(rng)
     for leaf in _arrays(params):
         leaf.flags.writeable = False
-    first = loss_and_gradients(params, source, target, SMALL, np.random.default_rng(7))
-    second = loss_and_gradients(params, source, target, SMALL, np.random.default_rng(7))
-    other = loss_and_gradients(params, source, target, SMALL, np.random.default_rng(8))
+    first = loss_and_gradients(params, source, target, small_config, np.random.default_rng(7))
+    second = loss_and_gradients(params, source, target, small_config, np.random.default_rng(7))
+    other = loss_and_gradients(params, source, target, small_config, np.random.default_rng(8))
     assert first[0] == second[0]
     assert all(np.array_equal(a, b) for a, b in zip(_arrays(first[1]), _arrays(second[1]), strict=True))
     assert other[0] != first[0]  # another draw of dropout masks
@@ -184,38 +172,40 @@ def _arrays(tree):
     return [tree]
 
 
-def test_the_decoder_never_reads_ahead(rng):
+def test_the_decoder_never_reads_ahead(rng, small_config, batch):
     """Logits at position i depend on target_in[: i + 1] only."""
-    params = init_transformer(rng, SMALL)
+    params = init_transformer(rng, small_config)
     source, target = batch(rng)
     target_in = target[:, :-1].copy()
-    before = forward(params, source, target_in, SMALL)
-    target_in[:, 2] = (target_in[:, 2] + 1) % SMALL.vocab
-    after = forward(params, source, target_in, SMALL)
+    before = forward(params, source, target_in, small_config)
+    target_in[:, 2] = (target_in[:, 2] + 1) % small_config.vocab
+    after = forward(params, source, target_in, small_config)
     np.testing.assert_array_equal(before[:, :2], after[:, :2])
     assert not np.allclose(before[:, 2:], after[:, 2:])
 
-    decoder_only = init_decoder_only(rng, SMALL)
+    decoder_only = init_decoder_only(rng, small_config)
     tokens = target_in.copy()
-    before = forward_decoder_only(decoder_only, tokens, SMALL)
-    tokens[:, 3] = (tokens[:, 3] + 1) % SMALL.vocab
-    np.testing.assert_array_equal(forward_decoder_only(decoder_only, tokens, SMALL)[:, :3], before[:, :3])
+    before = forward_decoder_only(decoder_only, tokens, small_config)
+    tokens[:, 3] = (tokens[:, 3] + 1) % small_config.vocab
+    np.testing.assert_array_equal(forward_decoder_only(decoder_only, tokens, small_config)[:, :3], before[:, :3])
 
 
-def test_source_padding_changes_nothing(rng):
-    params = init_transformer(rng, SMALL)
+def test_source_padding_changes_nothing(rng, small_config, batch):
+    params = init_transformer(rng, small_config)
     source, target = batch(rng)
     padded = np.concatenate([source, np.zeros((3, 3), dtype=int)], axis=1)
     np.testing.assert_allclose(
-        forward(params, padded, target[:, :-1], SMALL), forward(params, source, target[:, :-1], SMALL), atol=1e-12
+        forward(params, padded, target[:, :-1], small_config),
+        forward(params, source, target[:, :-1], small_config),
+        atol=1e-12,
     )
 
 
 @pytest.mark.parametrize("position", [False, True])
-def test_without_positions_the_decoder_cannot_see_the_source_order(rng, position):
+def test_without_positions_the_decoder_cannot_see_the_source_order(rng, position, small_config, batch):
     """Encoder self-attention is permutation-equivariant and cross-attention sums over the source:
     without positional encodings, any shuffle of the source gives the same logits."""
-    config = SMALL._replace(position=position)
+    config = small_config._replace(position=position)
     params = init_transformer(rng, config)
     source, target = rng.integers(2, config.vocab, (3, 6)), batch(rng)[1]
     shuffled = source[:, [3, 0, 5, 1, 4, 2]]
@@ -225,10 +215,10 @@ def test_without_positions_the_decoder_cannot_see_the_source_order(rng, position
     assert same is not position
 
 
-def test_attention_weights(rng):
-    params = init_transformer(rng, SMALL)
+def test_attention_weights(rng, small_config, batch):
+    params = init_transformer(rng, small_config)
     source, target = batch(rng)
-    weights = attention_weights(params, source, target[:, :-1], SMALL)
+    weights = attention_weights(params, source, target[:, :-1], small_config)
     assert [w.shape for w in weights["encoder"]] == [(3, 2, 5, 5)] * 2
     assert [w.shape for w in weights["decoder"]] == [(3, 2, 4, 4)] * 2
     assert [w.shape for w in weights["cross"]] == [(3, 2, 4, 5)] * 2
@@ -243,7 +233,12 @@ def test_attention_weights(rng):
 
 
 @pytest.mark.parametrize(
-    "config", [SMALL, Config(vocab=3, d_model=4, h=4, d_ff=5, N=1), Config(vocab=7, d_model=6, h=3, d_ff=2, N=3)]
+    "config",
+    [
+        Config(vocab=9, d_model=8, h=2, d_ff=16, N=2),
+        Config(vocab=3, d_model=4, h=4, d_ff=5, N=1),
+        Config(vocab=7, d_model=6, h=3, d_ff=2, N=3),
+    ],
 )
 @pytest.mark.parametrize("decoder_only", [False, True])
 def test_parameter_counts_match_real_arrays(rng, config, decoder_only):
@@ -288,12 +283,12 @@ def test_bad_configs_fail_loudly(rng, config, error):
         init_transformer(rng, config)
 
 
-def test_a_seed_is_not_a_generator():
+def test_a_seed_is_not_a_generator(small_config, batch):
     with pytest.raises(TypeError):
-        init_transformer(0, SMALL)
+        init_transformer(0, small_config)
     with pytest.raises(TypeError):
         loss_and_gradients(
-            init_transformer(np.random.default_rng(0), SMALL), *batch(np.random.default_rng(0)), SMALL, 0
+            init_transformer(np.random.default_rng(0), small_config), *batch(np.random.default_rng(0)), small_config, 0
         )
 
 

@@ -40,7 +40,8 @@ PROSE_JS = """() => {
   const root = document.querySelector("article") || document.body;
   const skip = "pre, code, kbd, samp, math, script, style, textarea, .clipboard-copy-txt";
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT,
-    {acceptNode: (n) => n.parentElement && n.parentElement.closest(skip) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT});
+    {acceptNode: (n) => n.parentElement && n.parentElement.closest(skip)
+                        ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT});
   const parts = [];
   while (walker.nextNode()) parts.push(walker.currentNode.nodeValue);
   return parts.join("");
@@ -90,8 +91,10 @@ OVERFLOW_JS = """() => ({scroll: document.documentElement.scrollWidth, client: d
   wide: Array.from(document.querySelectorAll("article *")).filter((e) => {
     const r = e.getBoundingClientRect();
     return r.right > document.documentElement.clientWidth + 1 && e.checkVisibility()
-           && !e.closest("pre, .md-typeset__table, .md-typeset__scrollwrap, .math-block, .highlight, .jp-OutputArea, .jp-InputArea, .tabbed-labels");
-  }).slice(0, 5).map((e) => e.tagName.toLowerCase() + (e.className && typeof e.className === "string" ? "." + e.className.split(" ").join(".") : ""))})"""
+           && !e.closest("pre, .md-typeset__table, .md-typeset__scrollwrap, .math-block, .highlight, "
+                         + ".jp-OutputArea, .jp-InputArea, .tabbed-labels");
+  }).slice(0, 5).map((e) => e.tagName.toLowerCase()
+    + (e.className && typeof e.className === "string" ? "." + e.className.split(" ").join(".") : ""))})"""
 
 
 @dataclass
@@ -224,12 +227,12 @@ def visit_page(browser, base_url: str, host: str, page_path: str, axe: bool) -> 
         visit.screenshots.append(path)
 
         _switch_palette(page)
-        page.wait_for_function("document.body.getAttribute('data-md-color-scheme') !== %r" % visit.scheme_before,
+        page.wait_for_function(f"document.body.getAttribute('data-md-color-scheme') !== {visit.scheme_before!r}",
                                timeout=5_000)
         visit.scheme_after = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
         visit.figures_dark = page.evaluate(FIGURES_JS)
         if axe:  # the rules a palette can change; axe is already on the page
-            visit.axe["dark"] = page.evaluate(AXE_RUN_JS.replace("{resultTypes", "{runOnly: %s, resultTypes" % PALETTE_RULES))
+            visit.axe["dark"] = page.evaluate(AXE_RUN_JS.replace("{resultTypes", f"{{runOnly: {PALETTE_RULES}, resultTypes"))
         path = SCREENSHOTS / f"{name}-desktop-dark.png"
         page.screenshot(path=str(path))  # the first screen: the full page is in the light screenshot
         visit.screenshots.append(path)

@@ -26,8 +26,19 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
 
 import pytest
-from sitekit import (CHROMIUM, CHROMIUM_ARGS, OFFLINE_ZIP, ROOT, SITE_PREFIX, BuildRun, Site, crawl, mkdocs_build,
-                     offline_build_env, write_offline_zip)
+from sitekit import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    OFFLINE_ZIP,
+    ROOT,
+    SITE_PREFIX,
+    BuildRun,
+    Site,
+    crawl,
+    mkdocs_build,
+    offline_build_env,
+    write_offline_zip,
+)
 
 
 def pytest_configure(config):

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from html.parser import HTMLParser
 
-# What a browser fetches is the offline guard's own rule (python -m sitescan offline SITE).
-from sitescan.offline import JS_FETCHES, css_urls, is_remote, srcset_urls, tag_fetches  # noqa: F401
+# What a browser fetches is the offline guard's own rule (python -m sitescan offline SITE), and so
+# is the reading of tags and CSS (TagsAndStyles).
+from sitescan.offline import JS_FETCHES, TagsAndStyles, css_urls, is_remote, srcset_urls, tag_fetches  # noqa: F401
 
 
 @dataclass
@@ -42,37 +42,22 @@ class ParsedPage:
         return out
 
 
-class _Parser(HTMLParser):
+class _Parser(TagsAndStyles):
     def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
+        super().__init__()
         self.page = ParsedPage()
-        self._in_style = False
 
-    def handle_starttag(self, tag, attrs):
-        attributes = {name.lower(): value for name, value in attrs}
-        line = self.getpos()[0]
-        self.page.tags.append(Tag(tag.lower(), attributes, line))
-        for key in ("id", "name") if tag.lower() == "a" else ("id",):
+    def tag(self, name, attributes, line):
+        self.page.tags.append(Tag(name, attributes, line))
+        for key in ("id", "name") if name == "a" else ("id",):
             value = attributes.get(key)
             if value:
                 if value in self.page.ids and key == "id":
                     self.page.duplicate_ids.add(value)
                 self.page.ids.add(value)
-        if attributes.get("style"):
-            self.page.styles.append((attributes["style"], line))
-        self._in_style = tag.lower() == "style"
 
-    def handle_startendtag(self, tag, attrs):
-        self.handle_starttag(tag, attrs)
-        self._in_style = False
-
-    def handle_endtag(self, tag):
-        if tag.lower() == "style":
-            self._in_style = False
-
-    def handle_data(self, data):
-        if self._in_style:
-            self.page.styles.append((data, self.getpos()[0]))
+    def css(self, text, line):
+        self.page.styles.append((text, line))
 
 
 def parse_html(text: str) -> ParsedPage:

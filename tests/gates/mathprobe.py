@@ -12,7 +12,10 @@ FONT_FAMILY = "Noto Sans Math"  # the site's math font (docs/stylesheets/extra.c
 # enclose a fraction), its sums (with the boxes of their limits), its table cells (the box of their
 # content) and its tables.
 MEASURE_JS = """(selector) => {
-  const box = (e) => { const r = e.getBoundingClientRect(); return {left: r.left, right: r.right, top: r.top, bottom: r.bottom, height: r.height}; };
+  const box = (e) => {
+    const r = e.getBoundingClientRect();
+    return {left: r.left, right: r.right, top: r.top, bottom: r.bottom, height: r.height};
+  };
   const content = (td) => { const r = document.createRange(); r.selectNodeContents(td); return box(r); };
   return Array.from(document.querySelectorAll(selector)).map((math) => {
     const tables = Array.from(math.querySelectorAll("mtable"));
@@ -23,11 +26,13 @@ MEASURE_JS = """(selector) => {
         text: mo.textContent, aroundFraction: !!mo.parentElement.querySelector("mfrac"), ...box(mo)})),
       sums: Array.from(math.querySelectorAll("mo")).filter((mo) => mo.textContent === "\\u2211").map((mo) => {
         const parent = mo.parentElement;
-        const limits = parent.tagName.toLowerCase() === "munderover" ? [parent.children[1], parent.children[2]].map(box) : null;
+        const limits = parent.tagName.toLowerCase() === "munderover"
+                       ? [parent.children[1], parent.children[2]].map(box) : null;
         return {...box(mo), limits};
       }),
       cells: Array.from(math.querySelectorAll("mtd")).map((td) => ({align: td.getAttribute("columnalign"),
-        column: Array.from(td.parentElement.children).indexOf(td), table: tables.indexOf(td.closest("mtable")), ...content(td)})),
+        column: Array.from(td.parentElement.children).indexOf(td), table: tables.indexOf(td.closest("mtable")),
+        ...content(td)})),
       tables: tables.map(box),
     };
   });
@@ -37,7 +42,8 @@ MEASURE_JS = """(selector) => {
 # code point) and its characters.
 TOKENS_SELECTOR = "article math :is(mi, mn, mo, mtext)"
 TOKENS_JS = """(selector) => Array.from(document.querySelectorAll(selector)).map((e) => ({
-  form: e.tagName.toLowerCase() + "|" + (e.getAttribute("mathvariant") || "") + "|" + (e.tagName.toLowerCase() === "mi" && [...e.textContent].length === 1),
+  form: e.tagName.toLowerCase() + "|" + (e.getAttribute("mathvariant") || "") + "|"
+        + (e.tagName.toLowerCase() === "mi" && [...e.textContent].length === 1),
   text: e.textContent, visible: e.checkVisibility()}))"""
 # Collapsed blocks (the interview answers) hold formulas too: opened while the formulas are recorded.
 OPEN_DETAILS_JS = """() => { const closed = Array.from(document.querySelectorAll("article details:not([open])"));
@@ -67,7 +73,7 @@ def record_formulas(context, page) -> dict | None:
         if len(tokens) != len(nodes):
             raise AssertionError(f"{len(tokens)} formula tokens in the page, {len(nodes)} over the DevTools protocol")
         drawn, seen = [], set()
-        for node, token in zip(nodes, tokens):
+        for node, token in zip(nodes, tokens, strict=True):
             if not token["visible"]:  # not laid out (a hidden tab): no font draws it
                 continue
             keys = {(token["form"], ch) for ch in token["text"] if not ch.isspace()}

@@ -197,7 +197,10 @@ def test_every_formula_renders_as_mathml(tour):
 
 
 def test_the_formula_counter_reads_markdown_as_arithmatex_does():
-    text = "A $x$ and $$\ny\n$$ and `$not$` and \\$5 and $ not $ and \\(z\\).\n```\n$code$\n```\n    ```py\n    $c$\n    ```\n"
+    text = (
+        "A $x$ and $$\ny\n$$ and `$not$` and \\$5 and $ not $ and \\(z\\).\n"
+        "```\n$code$\n```\n    ```py\n    $c$\n    ```\n"
+    )
     assert formulas_in_markdown(text) == 3
 
 
@@ -272,7 +275,8 @@ def _settled_results(page, timeout_s: float = 15.0) -> list[str]:
         const meta = document.querySelector(".md-search-result__meta");
         return meta && /matching/i.test(meta.textContent);
     }""", timeout=timeout_s * 1000)
-    read = """() => Array.from(document.querySelectorAll(".md-search-result__item > a")).map((a) => a.getAttribute("href"))"""
+    read = """() => Array.from(document.querySelectorAll(".md-search-result__item > a"))
+                  .map((a) => a.getAttribute("href"))"""
     previous = None
     for _ in range(int(timeout_s / 0.25)):
         links = page.evaluate(read)

@@ -7,8 +7,6 @@ import re
 
 import pytest
 from sitekit import TEST_SITE_URL, live_snippets, mkdocs_build, sitemap_pages, strip_live
-from htmlscan import parse_html
-
 from sitescan.offline import scan
 from sitescan.ties import scan as tie_scan
 

@@ -7,11 +7,11 @@ on their fonts. Checked in Debian's Chromium:
 
 - on every page with a formula, every character of every formula is drawn with the site's font
   (Chromium's own record of the fonts it used, over the DevTools protocol), never a system font;
-- probe formulas made by the build's Markdown extension (toolchain/mdmathml.py), on a page of the built site (its stylesheets): brackets
-  made by ``\\left( ... \\right)`` around a fraction are at least 1.5 times the font size tall; a
-  display sum with limits is taller than the same sum in running text, with its limits above and
-  below it; the brace of ``cases`` spans its rows; the cells of ``cases`` and of an ``array`` are
-  aligned as their columns say (left, right);
+- probe formulas made by the build's Markdown extension (toolchain/mdmathml.py), on a page of the
+  built site (its stylesheets): brackets made by ``\\left( ... \\right)`` around a fraction are at
+  least 1.5 times the font size tall; a display sum with limits is taller than the same sum in
+  running text, with its limits above and below it; the brace of ``cases`` spans its rows; the
+  cells of ``cases`` and of an ``array`` are aligned as their columns say (left, right);
 - the same probes without the site's stylesheet (the site before it had the font and the alignment
   rules) fail, so the checks can fail;
 - on the real pages, every stretchy bracket that encloses a fraction is 1.5 times the font size
@@ -32,9 +32,8 @@ import sys
 
 import pytest
 from mathprobe import FONT_FAMILY, MEASURE_JS
-from sitekit import NODE_MODULES, ROOT
-
 from mdmathml import replace_formulas  # the build's own converter
+from sitekit import NODE_MODULES, ROOT
 
 sys.path.insert(0, str(ROOT / "hooks"))
 
@@ -125,7 +124,8 @@ def test_probe_formulas_are_laid_out_as_written(browser, server):
     assert problems == [], "\n".join(problems)
     fraction = measured["fraction"]
     print(f"\nbrackets around a fraction: {fraction['fences'][0]['height'] / fraction['fontSize']:.2f} em; display sum "
-          f"{measured['display-sum']['sums'][0]['height']:.0f} px vs {measured['inline-sum']['sums'][0]['height']:.0f} px "
+          f"{measured['display-sum']['sums'][0]['height']:.0f} px "
+          f"vs {measured['inline-sum']['sums'][0]['height']:.0f} px "
           "in running text; cases and array cells aligned as written")
 
 
@@ -232,7 +232,8 @@ def test_the_real_formulas_stretch_and_align(tour):
             problems += layout_problems(f"{visit.page or '/'} formula {i}", formula)
     assert problems == [], "\n".join(problems)
     assert fences > 0, "no bracket around a fraction on the whole site: the check checks nothing"
-    print(f"\n{fences} brackets around fractions at least {BRACKET_MIN_EM} em tall; {cells} aligned cells where their column says")
+    print(f"\n{fences} brackets around fractions at least {BRACKET_MIN_EM} em tall; "
+          f"{cells} aligned cells where their column says")
 
 
 def test_the_font_is_the_packages_file_with_its_licence():

@@ -27,6 +27,7 @@ from decimal import ROUND_HALF_EVEN, Decimal
 
 import pytest
 from sitekit import ROOT
+
 from snipcheck import Engine
 from snipcheck.numeric import Number
 from snipcheck.read.regions import ComputedTie, OutputBlock, RangeTie
@@ -67,7 +68,7 @@ def checked_numbers(build) -> list[Site]:
             if isinstance(region, OutputBlock) and outcome.checks:
                 numbers = [t for t in region.tokens if t.number is not None]
                 cursor: dict[int, int] = defaultdict(int)
-                for token, check in zip(numbers, outcome.checks):
+                for token, check in zip(numbers, outcome.checks, strict=True):
                     line = region.first_text_line + token.line
                     text = lines[line - 1]
                     start = text.find(token.text, max(cursor[line], len(region.indent) + token.column))
@@ -79,7 +80,7 @@ def checked_numbers(build) -> list[Site]:
                 assert text[region.doc_start: region.doc_end] == region.documented, f"{doc.path}:{region.line}: tie not where parsed"
                 flat = [("re", str(bool(outcome.value.data)))] if region.documented in BOOLEANS else outcome.value.flat()
                 assert len(flat) == len(region.value.atoms), f"{doc.path}:{region.line}: {region.documented} vs {len(flat)} values"
-                for atom, (_, value) in zip(region.value.atoms, flat):
+                for atom, (_, value) in zip(region.value.atoms, flat, strict=True):
                     start = region.doc_start + atom.start
                     computed = value if isinstance(value, str) else (repr(value) if isinstance(value, float) else str(value))
                     sites.append(Site(atom.text, computed, uri, doc.path, region.line, start, start + len(atom.text), atom.number))
@@ -215,8 +216,9 @@ def test_every_checked_number_past_its_tolerance_fails_at_its_page_and_line(base
     checked = sum(count for count, _ in pieces)
     assert checked == len(mutations), f"{checked} of {len(mutations)} mutations were rechecked"
     missed = [m for _, found in pieces for m in found]
+    caught = len(sites) - len(missed)
     print(f"\n{len(sites)} checked numbers ({len(build.checks)} checks) on {len(build.docs)} pages mutated past "
-          f"their tolerance: {len(sites) - len(missed)} caught ({100 * (len(sites) - len(missed)) / max(1, len(sites)):.0f}%)")
+          f"their tolerance: {caught} caught ({100 * caught / max(1, len(sites)):.0f}%)")
     assert missed == [], f"{len(missed)} mutations not caught:\n" + "\n".join(missed)
 
 

@@ -58,7 +58,7 @@ def execute(path: Path, workdir: Path, python: str = sys.executable, env: dict[s
     shipped = json.loads(path.read_text(encoding="utf-8"))
     ran = json.loads(executed.read_text(encoding="utf-8"))
     problems = []
-    for before, after in zip(shipped["cells"], ran["cells"]):
+    for before, after in zip(shipped["cells"], ran["cells"], strict=True):
         if before["cell_type"] != "code":
             continue
         meta = before.get("metadata", {}).get("snipcheck", {})

@@ -70,7 +70,8 @@ def test_navigation_and_search_work_from_disk(offline, browser):
         for href in nav:  # each from the page before it, by the navigation every page shows
             with page.expect_navigation(wait_until="load"):
                 found = page.evaluate("""(target) => {
-                    const link = Array.from(document.querySelectorAll("nav.md-nav--primary a.md-nav__link")).find((a) => a.href === target);
+                    const links = document.querySelectorAll("nav.md-nav--primary a.md-nav__link");
+                    const link = Array.from(links).find((a) => a.href === target);
                     if (link) link.click();
                     return !!link; }""", href)
                 assert found, f"{page.url}: no navigation link to {href}"
@@ -99,8 +100,8 @@ def test_navigation_and_search_work_from_disk(offline, browser):
         foreign = sorted({url for url in requests if not url.startswith(LOCAL)})
         assert foreign == [], f"the offline build fetched {foreign}"
         assert errors == [], errors
-        print(f"\nfrom disk: {len(visited)} pages opened one after another from the navigation; search 'softmax' opened {landed.name}; "
-              f"{len(requests)} requests, all file://")
+        print(f"\nfrom disk: {len(visited)} pages opened one after another from the navigation; "
+              f"search 'softmax' opened {landed.name}; {len(requests)} requests, all file://")
     finally:
         context.close()
 

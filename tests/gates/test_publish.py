@@ -121,7 +121,8 @@ def test_every_page_has_its_own_description_open_graph_tags_and_canonical_url(si
         if source.is_file() and description != front_matter(source)["description"]:
             problems.append(f"{where}: the description is not the one {source.relative_to(ROOT)} states")
     assert problems == [], "\n".join(problems)
-    print(f"\n{len(site.pages)} pages, each with its own description, Open Graph tags and canonical URL under {TEST_SITE_URL}")
+    print(f"\n{len(site.pages)} pages, each with its own description, Open Graph tags and canonical URL "
+          f"under {TEST_SITE_URL}")
 
 
 def test_the_sitemap_gives_every_page_at_the_published_address(site):
@@ -133,9 +134,9 @@ def test_the_sitemap_gives_every_page_at_the_published_address(site):
 
 def test_site_url_and_repo_url_come_from_the_environment_with_defaults():
     """mkdocs.yml reads SITE_URL and REPO_URL; without them, a GitHub Pages project address."""
-    from mkdocs.config import load_config
-
     import os
+
+    from mkdocs.config import load_config
 
     saved = {k: os.environ.pop(k, None) for k in ("SITE_URL", "REPO_URL")}
     try:
@@ -237,7 +238,8 @@ def test_the_404_page_is_styled_and_searchable_under_the_sub_path(browser, serve
         assert response.status == 404
         assert "404" in page.locator("article").inner_text()
         header = page.evaluate("getComputedStyle(document.querySelector('.md-header')).backgroundColor")
-        logo = page.evaluate("(() => { const r = document.querySelector('.md-logo img').getBoundingClientRect(); return [r.width, r.height]; })()")
+        logo = page.evaluate("(() => { const r = document.querySelector('.md-logo img').getBoundingClientRect(); "
+                             "return [r.width, r.height]; })()")
         assert header == styled != "rgba(0, 0, 0, 0)", f"the 404 page's header is {header}, the home page's {styled}"
         assert 0 < logo[1] <= 48, f"the logo is {logo[0]}x{logo[1]} px: the theme's stylesheet did not load"
         assert all(urlsplit(url).path.startswith(SITE_PREFIX) for url in requests if url.startswith("http")), \
@@ -253,7 +255,8 @@ def test_the_404_page_is_styled_and_searchable_under_the_sub_path(browser, serve
         first.click()
         page.wait_for_load_state("load")
         assert page.locator(".md-content h1").count() == 1 and server.page_of(page.url) is not None, page.url
-        print(f"\n404 at {missing}: styled, {len(requests)} requests under {SITE_PREFIX}; search led to {server.page_of(page.url)}")
+        print(f"\n404 at {missing}: styled, {len(requests)} requests under {SITE_PREFIX}; "
+              f"search led to {server.page_of(page.url)}")
     finally:
         context.close()
 

@@ -4,8 +4,8 @@ Two builds, each with an empty cache (so every snippet and notebook runs again),
 folders and separate processes (so paths, hash seeds, thread timing and temp names differ), the
 second as if on another day (SOURCE_DATE_EPOCH). This is also make test's determinism check: a
 snippet whose output changes from run to run gives two different sites here (``make publish``
-also runs each new result twice side by side, SNIPCHECK_TWICE, which names the snippet). Every HTML and SVG file must be identical,
-and so must everything else the site ships, except what is measured live:
+also runs each new result twice side by side, SNIPCHECK_TWICE, which names the snippet). Every
+HTML and SVG file must be identical, and so must everything else the site ships, except what is measured live:
 
 - pages are compared with what was measured live removed: the output of run blocks marked
   ``live`` and the measured part of range ties (``<span class="live-number">``), on the pages and
@@ -112,9 +112,9 @@ def test_two_clean_builds_give_the_same_site(two_builds):
         if a != b:
             differ.append(f"{rel}: {_first_difference(a, b)}")
     live_html = sorted(p for p in live_pages)
-    print(f"\ntwo clean builds ({first.seconds:.0f} s and {second.seconds:.0f} s; {first.project} and {second.project}): {compared} files "
-          f"identical; live output stripped from {live_html or 'no page'}; left out as measured live: "
-          f"{excluded or 'nothing'}")
+    print(f"\ntwo clean builds ({first.seconds:.0f} s and {second.seconds:.0f} s; {first.project} and {second.project}): "
+          f"{compared} files identical; live output stripped from {live_html or 'no page'}; "
+          f"left out as measured live: {excluded or 'nothing'}")
     assert differ == [], f"{len(differ)} files differ between two clean builds:\n" + "\n".join(differ)
     html = [f for f in files_a if f.endswith(".html") and not f.startswith(excluded_prefixes)]
     svg = [f for f in files_a if f.endswith(".svg") and not f.startswith(excluded_prefixes)]
@@ -122,7 +122,7 @@ def test_two_clean_builds_give_the_same_site(two_builds):
 
 
 def _first_difference(a: bytes, b: bytes) -> str:
-    at = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    at = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
     return (f"first difference at byte {at}: {a[max(0, at - 60): at + 60]!r} vs {b[max(0, at - 60): at + 60]!r}"
             f" (sizes {len(a)} and {len(b)})")
 

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from snipcheck.read.ties import replace_ties, tie_texts
+
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "16-interview-questions.md"
 MIN_QUESTIONS, MIN_SENTENCES, MAX_SENTENCES = 35, 3, 6
 MIN_BUGS = 8
@@ -26,7 +28,6 @@ CHECKLIST = "**A strong answer mentions:**"
 _HEADING = re.compile(r"^### (?P<number>\d+)\. (?P<title>.+?) \{ #(?P<id>[a-z0-9-]+) \}\s*$")
 _BUG = re.compile(r"^### Bug (?P<number>\d+) · (?P<title>.+?) \{ #(?P<id>[a-z0-9-]+) \}\s*$")
 _FOLD = re.compile(r'^(?P<mark>\?\?\?\+?|!!!) (?P<kind>[a-z]+)(?: "(?P<title>[^"]*)")?\s*$')
-_TIE = re.compile(r"\{\{\s*(?P<doc>.+?)\s+(?P<op>[=@~])\s+(?P<ref>.+?)\s*\}\}")
 _LINK = re.compile(r"\[(?P<text>[^\]]*)\]\((?P<target>[^)]*)\)")
 _SECTION_LINK = re.compile(r"^\d\d-[a-z0-9-]+\.md#[a-z0-9-]+$")
 _ABBREVIATIONS = ("et al.", "e.g.", "i.e.", "vs.", "cf.")
@@ -34,7 +35,7 @@ _ABBREVIATIONS = ("et al.", "e.g.", "i.e.", "vs.", "cf.")
 
 def sentences(text: str) -> list[str]:
     """The sentences of a paragraph of Markdown prose (ties, links, math and code masked)."""
-    text = _TIE.sub(lambda m: m["doc"], text)
+    text = replace_ties(text, lambda t: t.documented)
     text = _LINK.sub(lambda m: m["text"], text)
     text = re.sub(r"\$[^$]+\$", "X", text)
     text = re.sub(r"`[^`]*`", "X", text)
@@ -166,7 +167,7 @@ def test_every_answer_has_three_to_six_sentences(page_questions):
 
 def test_every_answer_ties_a_computed_number_and_its_checklist_links_to_a_section(page_questions):
     for q in page_questions:
-        ties = [m["op"] for m in _TIE.finditer(q["answer"])]
+        ties = [t.op for t in tie_texts(q["answer"])]
         assert "=" in ties, f"question {q['number']} ties no computed number"
         assert q["checklist"].startswith(CHECKLIST), f"question {q['number']} has no checklist"
         assert len(sentences(q["checklist"])) <= 2, f"question {q['number']}: the checklist is not one line"
@@ -182,7 +183,7 @@ def test_spot_the_bug_has_enough_cases_each_run_with_a_consequence_and_a_folded_
     assert [int(b["number"]) for b in cases] == list(range(1, len(cases) + 1))
     for b in cases:
         assert len(b["runs"]) == 1 and b["has_output"], f"bug {b['number']}: not one run block with its output"
-        assert "=" in [m["op"] for m in _TIE.finditer(b["prose"])], f"bug {b['number']}: no checked consequence"
+        assert "=" in [t.op for t in tie_texts(b["prose"])], f"bug {b['number']}: no checked consequence"
         assert b["fix_folded"], f"bug {b['number']}: the fix is not folded"
     assert len({b["runs"][0] for b in cases}) == len(cases), "two cases run the same snippet"
 
@@ -241,4 +242,4 @@ def test_a_bug_without_a_folded_fix_or_a_tie_is_caught():
     page = '### Bug 1 · Masks { #bug-a }\n\n```python run="x.py"\n```\n\n```output\n1\n```\n\nIt leaks.\n'
     (b,) = bugs(page)
     assert b["runs"] == ["x.py"] and b["has_output"]
-    assert not b["fix_folded"] and not _TIE.search(b["prose"])
+    assert not b["fix_folded"] and not tie_texts(b["prose"])

@@ -104,18 +104,27 @@ class Fetch:
         return f"{where}: {self.what} fetches {self.url} from another host"
 
 
-class _Fetches(HTMLParser):
+class TagsAndStyles(HTMLParser):
+    """Reads HTML into two calls: ``tag(name, attributes, line)`` for each start tag (names and
+    attribute names lower case) and ``css(text, line)`` for each piece of CSS, a ``style=""``
+    value or the text of a ``<style>`` element. A subclass says what it keeps of them."""
+
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
-        self.found: list[tuple[int, str, str]] = []  # (line, what, url)
         self._in_style = False
+
+    def tag(self, name: str, attributes: dict[str, str | None], line: int) -> None:
+        """One start tag."""
+
+    def css(self, text: str, line: int) -> None:
+        """One piece of CSS."""
 
     def handle_starttag(self, tag, attrs):
         name, attributes = tag.lower(), {key.lower(): value for key, value in attrs}
         line = self.getpos()[0]
-        self.found += [(line, f"<{name}>", url) for url in tag_fetches(name, attributes)]
+        self.tag(name, attributes, line)
         if attributes.get("style"):
-            self.found += [(line, "inline CSS", url) for url in css_urls(attributes["style"])]
+            self.css(attributes["style"], line)
         self._in_style = name == "style"
 
     def handle_startendtag(self, tag, attrs):
@@ -128,7 +137,19 @@ class _Fetches(HTMLParser):
 
     def handle_data(self, data):
         if self._in_style:
-            self.found += [(self.getpos()[0], "inline CSS", url) for url in css_urls(data)]
+            self.css(data, self.getpos()[0])
+
+
+class _Fetches(TagsAndStyles):
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[tuple[int, str, str]] = []  # (line, what, url)
+
+    def tag(self, name, attributes, line):
+        self.found += [(line, f"<{name}>", url) for url in tag_fetches(name, attributes)]
+
+    def css(self, text, line):
+        self.found += [(line, "inline CSS", url) for url in css_urls(text)]
 
 
 def html_fetches(html: str) -> list[tuple[int, str, str]]:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 from snipkit import page_problems
 
+from snipcheck.read.ties import replace_ties, tie_texts
+
 RUN = '```python run="a.py"\n```\n\n'
 
 # (page text, the line of the problem, what the message says)
@@ -110,3 +112,25 @@ def test_a_bad_tie_does_not_swallow_the_next_one_on_its_line():
 
 
 # -- the ledger ---------------------------------------------------------------------------------------
+
+
+# (text, the ties tie_texts reads in it: (documented, operator, reference))
+AS_WRITTEN = [
+    ("d_k = {{ 64 = d_k }} and {{ 0.1 @ Vaswani et al. (2017) }}", [("64", "=", "d_k"), ("0.1", "@", "Vaswani et al. (2017)")]),
+    ("a range {{ 3..5 ~ 11_gqa:g }}\nnext line {{ [8, 2, 1] = groups }}", [("3..5", "~", "11_gqa:g"), ("[8, 2, 1]", "=", "groups")]),
+    ("no operator {{1=x}}, no value {{ = x }}, three braces {{{ 1 = x }}}", []),
+    ("{{ 1 = x", []),
+    ("plain prose", []),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), AS_WRITTEN)
+def test_tie_texts_reads_what_the_checker_reads(text, expected):
+    found = tie_texts(text)
+    assert [(t.documented, t.op, t.ref) for t in found] == expected
+    assert [text[t.start: t.end].startswith("{{") and text[t.start: t.end].endswith("}}") for t in found] == [True] * len(found)
+
+
+def test_replace_ties_keeps_the_text_around_each_tie():
+    text = "A {{ 1 = x }} and {{ 2.5 = y }}, then {{ broken."
+    assert replace_ties(text, lambda t: f"<{t.documented}>") == "A <1> and <2.5>, then {{ broken."
