@@ -127,7 +127,7 @@ def causal_mask(n):
            [1, 1, 0],
            [1, 1, 1]])
 
-    Taught on: docs/07-block-masking-cost.md
+    Taught on: docs/07-full-block.md
     """
     n = check_int(n, "n", minimum=0)
     return np.tri(n, n, dtype=bool)
@@ -145,7 +145,7 @@ def padding_mask(lengths, n):
     <BLANKLINE>
            [[1, 0, 0, 0]]])
 
-    Taught on: docs/07-block-masking-cost.md
+    Taught on: docs/07-full-block.md
     """
     n = check_int(n, "n", minimum=0)
     lengths = real_array(lengths, "lengths")

@@ -62,7 +62,7 @@ def init_feed_forward(rng, d_model, d_ff):
     >>> {name: w.shape for name, w in init_feed_forward(np.random.default_rng(0), 8, 32).items()}
     {'W_1': (8, 32), 'b_1': (32,), 'W_2': (32, 8), 'b_2': (8,)}
 
-    Taught on: docs/07-block-masking-cost.md
+    Taught on: docs/07-full-block.md
     """
     check_rng(rng)
     d_model = check_int(d_model, "d_model", minimum=1)
@@ -81,7 +81,7 @@ def init_layer_norm(d_model):
     >>> init_layer_norm(3)
     {'gamma': array([1., 1., 1.]), 'beta': array([0., 0., 0.])}
 
-    Taught on: docs/07-block-masking-cost.md
+    Taught on: docs/07-full-block.md
     """
     d_model = check_int(d_model, "d_model", minimum=1)
     return {"gamma": np.ones(d_model), "beta": np.zeros(d_model)}
@@ -95,7 +95,7 @@ def init_encoder_layer(rng, d_model, d_ff):
     >>> list(init_encoder_layer(np.random.default_rng(0), d_model=8, d_ff=32))
     ['self_attn', 'norm1', 'ffn', 'norm2']
 
-    Taught on: docs/07-block-masking-cost.md
+    Taught on: docs/07-full-block.md
     """
     check_rng(rng)
     return {
@@ -114,7 +114,7 @@ def init_decoder_layer(rng, d_model, d_ff):
     >>> list(init_decoder_layer(np.random.default_rng(0), d_model=8, d_ff=32))
     ['self_attn', 'norm1', 'cross_attn', 'norm2', 'ffn', 'norm3']
 
-    Taught on: docs/07-block-masking-cost.md
+    Taught on: docs/07-full-block.md
     """
     check_rng(rng)
     return {

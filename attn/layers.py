@@ -12,7 +12,7 @@ Parameter layout (nested dicts, as made by :mod:`attn.init`):
                     "cross_attn": {W_q, W_k, W_v, W_o}, "norm2": {...},
                     "ffn": {...},       "norm3": {...}}
 
-Taught on: docs/07-block-masking-cost.md
+Taught on: docs/07-full-block.md
 """
 
 import numpy as np
@@ -31,7 +31,7 @@ def layer_norm(x, gamma=None, beta=None, eps=1e-5):
     >>> layer_norm(np.array([[1.0, 2.0, 3.0]]), eps=1e-12).round(4)  # (n, d_model) -> (n, d_model)
     array([[-1.2247,  0.    ,  1.2247]])
 
-    Taught on: docs/07-block-masking-cost.md
+    Taught on: docs/07-full-block.md
     """
     x = real_array(x, "x", 1, "(..., n, d_model)")
     x = x.astype(np.result_type(x.dtype, np.float32), copy=False)  # ints -> float64
@@ -56,7 +56,7 @@ def feed_forward(x, params):
     >>> feed_forward(np.array([[1.0, 2.0]]), params)  # (n, d_model) -> (n, d_model)
     array([[2., 2.]])
 
-    Taught on: docs/07-block-masking-cost.md
+    Taught on: docs/07-full-block.md
     """
     (x,) = float_arrays(x=x)
     hidden = np.maximum(x @ params["W_1"] + params["b_1"], 0.0)  # (..., n, d_ff)
@@ -75,7 +75,7 @@ def encoder_layer(x, params, h, mask=None):
     >>> encoder_layer(np.ones((2, 5, 8)), params, h=2).shape  # (batch, n, d_model)
     (2, 5, 8)
 
-    Taught on: docs/07-block-masking-cost.md
+    Taught on: docs/07-full-block.md
     """
     x = real_array(x, "x", 2, "(..., n, d_model)")
     x = layer_norm(x + multi_head_attention(x, x, params["self_attn"], h, mask), **params["norm1"])
@@ -98,7 +98,7 @@ def decoder_layer(y, memory, params, h, self_mask=None, memory_mask=None):
     >>> decoder_layer(np.ones((2, 5, 8)), np.ones((2, 7, 8)), params, h=2).shape  # (batch, n, d_model)
     (2, 5, 8)
 
-    Taught on: docs/07-block-masking-cost.md
+    Taught on: docs/07-full-block.md
     """
     y = real_array(y, "y", 2, "(..., n, d_model)")
     memory = real_array(memory, "memory", 2, "(..., m, d_model)")

@@ -22,7 +22,7 @@ from pathlib import Path
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
 PREFIX = "/weigh/"
-DEFAULT_PAGES = ["", "02-one-head-by-hand/", "07-block-masking-cost/", "verification/",
+DEFAULT_PAGES = ["", "02-one-head-by-hand/", "07-full-block/", "verification/",
                  "notebooks/02-one-head-by-hand/"]
 
 

@@ -11,7 +11,7 @@ X = rng.standard_normal((n, d_model))  # (n, d_model)
 params = init_multi_head(rng, d_model)
 Q, K, V = (X @ params[name] for name in ("W_q", "W_k", "W_v"))  # (n, d_model) each
 Q_h, K_h, V_h = split_heads(Q, h), split_heads(K, h), split_heads(V, h)  # (h, n, d_k) each
-heads = scaled_dot_product_attention(Q_h, K_h, V_h)  # (h, n, d_v)
+heads, weights = scaled_dot_product_attention(Q_h, K_h, V_h, return_weights=True)  # (h, n, d_v), (h, n, n)
 concat = merge_heads(heads)  # (n, h * d_v)
 out = concat @ params["W_o"]  # (n, d_model)
 d_k = Q_h.shape[-1]
@@ -48,14 +48,16 @@ def arrow(ax, y, text):
 
 full = [head_colours[j // d_k] for j in range(d_model)]  # column j of a full-width matrix belongs to head j // d_k
 split = [head_colours[0]] * d_k + [None] + [head_colours[1]] * d_k
-fig, ax = plt.subplots(figsize=(8, 10), layout="constrained")
+fig, ax = plt.subplots(figsize=(8, 12), layout="constrained")
 y = matrix(ax, 0, [grey] * d_model, f"X {X.shape}")
 y = arrow(ax, y, f"× $W^Q$, $W^K$, $W^V$, each {params['W_q'].shape}")
 y = matrix(ax, y, full, f"Q {Q.shape}\n(K, V alike)")
 y = arrow(ax, y, f"split_heads: columns 0–{d_k - 1} go to head 0,\n"
                  f"columns {d_k}–{d_model - 1} to head 1")
 y = matrix(ax, y, split, f"$Q_h$ {Q_h.shape}")
-y = arrow(ax, y, "each head attends on its own:\nsoftmax($Q_h K_h^T / \\sqrt{d_k}$) $V_h$")
+y = arrow(ax, y, "each head scores on its own:\nsoftmax($Q_h K_h^T / \\sqrt{d_k}$)")
+y = matrix(ax, y, [head_colours[0]] * n + [None] + [head_colours[1]] * n, f"weights {weights.shape}\n(n × n per head)")
+y = arrow(ax, y, "× $V_h$: each head mixes its own values")
 y = matrix(ax, y, split, f"heads {heads.shape}")
 y = arrow(ax, y, "merge_heads: side by side again\n(concatenate)")
 y = matrix(ax, y, full, f"concat {concat.shape}")

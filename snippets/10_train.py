@@ -1,24 +1,14 @@
+# %% setup
 import itertools
 import math
 
 import matplotlib.pyplot as plt
 import numpy as np
 
-from attn import (
-    Config,
-    adam_step,
-    attention_weights,
-    count_parameters,
-    forward,
-    greedy_decode,
-    init_adam,
-    init_transformer,
-    learning_rate,
-    log_softmax,
-    loss_and_gradients,
-)
+from attn import (Config, adam_step, attention_weights, count_parameters, forward, greedy_decode,
+                  init_adam, init_transformer, learning_rate, log_softmax, loss_and_gradients)
 
-# ---- the task, the model, the training ------------------------------------------------------
+# %% model
 n, BOS, PAD = 6, 10, 11  # digits are tokens 0-9; 10 begins a target; 11 pads (never needed here)
 vocab, d_model, h, d_ff, N, p_drop, eps_ls = 12, 32, 2, 64, 1, 0.1, 0.1
 config = Config(vocab=vocab, d_model=d_model, h=h, d_ff=d_ff, N=N, p_drop=p_drop, eps_ls=eps_ls,
@@ -26,6 +16,7 @@ config = Config(vocab=vocab, d_model=d_model, h=h, d_ff=d_ff, N=N, p_drop=p_drop
 batch, steps, warmup = 64, 300, 100
 d_k = d_model // h
 
+# %% held-out
 data_rng = np.random.default_rng(0)
 held_out = data_rng.choice(10**n, size=2000, replace=False)  # 2000 distinct sequences, as numbers
 
@@ -39,12 +30,14 @@ def with_target(source):
     return source, np.concatenate([begin, source[:, ::-1]], axis=1)  # (batch, n), (batch, n + 1)
 
 
+# %% batches
 def training_batch(rng):
     codes = rng.integers(0, 10**n, 2 * batch)
     codes = codes[~np.isin(codes, held_out)][:batch]  # never a held-out sequence
     return codes, *with_target(digits(codes))
 
 
+# %% train
 def train(config, seed=1):
     """Adam and eq. 3; batches and dropout from one Generator, so the seed fixes everything."""
     rng = np.random.default_rng(seed)
@@ -60,6 +53,7 @@ def train(config, seed=1):
     return params, np.array(losses), np.concatenate(seen)
 
 
+# %% runs
 runs = {"positions, eps_ls 0.1": config,
         "no positions, eps_ls 0.1": config._replace(position=False),
         "positions, eps_ls 0": config._replace(eps_ls=0.0)}
@@ -67,16 +61,7 @@ names = list(runs)
 trained = {name: train(c) for name, c in runs.items()}
 model, blind = trained[names[0]][0], trained[names[1]][0]  # with positions, and without
 
-# ---- held-out accuracy ----------------------------------------------------------------------
-source, target = with_target(digits(held_out))  # (2000, n), (2000, n + 1)
-answer = target[:, 1:]                          # (2000, n): what the decoder must produce
-produced = {name: greedy_decode(trained[name][0], source, runs[name], steps=n, bos=BOS)
-            for name in names}                  # (2000, n) each
-first_loss = np.array([trained[name][1][0] for name in names])
-last_loss = np.array([trained[name][1][-1] for name in names])
-exact = np.array([np.mean(np.all(produced[name] == answer, axis=1)) for name in names])
-digit_accuracy = np.array([np.mean(produced[name] == answer) for name in names])
-wrong_with_positions = int(np.sum(np.any(produced[names[0]] != answer, axis=1)))
+# %% same-start
 seen_held_out = int(np.isin(trained[names[0]][2], held_out).sum())
 same_batches = all(np.array_equal(trained[name][2], trained[names[0]][2]) for name in names)
 
@@ -94,11 +79,38 @@ starts = [leaves(init_transformer(np.random.default_rng(1), c)) for c in runs.va
 same_weights = all(len(s) == len(starts[0]) and all(np.array_equal(a, b) for a, b in zip(s, starts[0], strict=True))
                    for s in starts)
 assert same_weights and same_batches, "the three runs must differ only in their settings"
+
+
+# %% loss
+first_loss = np.array([trained[name][1][0] for name in names])
+last_loss = np.array([trained[name][1][-1] for name in names])
 q_right = 1 - eps_ls + eps_ls / vocab  # what smoothing trains p(right token) towards
 q_other = eps_ls / vocab               # and p of each of the vocab - 1 others
 loss_floor = -(q_right * np.log(q_right) + (vocab - 1) * q_other * np.log(q_other))
 
-# ---- without positions: blind to the order of the source ------------------------------------
+# %% loss-figure
+fig, ax = plt.subplots(figsize=(8, 4), layout="constrained")
+for (name, (_, losses, _)), style in zip(trained.items(), ("-", "--", ":"), strict=True):
+    ax.plot(np.arange(1, steps + 1), losses, style, label=name, linewidth=1.5)
+ax.axhline(loss_floor, color="grey", linewidth=0.8)
+ax.annotate("lowest loss with eps_ls = 0.1", (0, loss_floor), xytext=(4, -14),
+            textcoords="offset points")
+ax.set_xlabel("training step")
+ax.set_ylabel("training loss (one batch)")
+ax.set_ylim(0, None)
+ax.legend()
+fig.savefig("loss.svg")
+
+# %% accuracy
+source, target = with_target(digits(held_out))  # (2000, n), (2000, n + 1)
+answer = target[:, 1:]                          # (2000, n): what the decoder must produce
+produced = {name: greedy_decode(trained[name][0], source, runs[name], steps=n, bos=BOS)
+            for name in names}                  # (2000, n) each
+exact = np.array([np.mean(np.all(produced[name] == answer, axis=1)) for name in names])
+digit_accuracy = np.array([np.mean(produced[name] == answer) for name in names])
+wrong_with_positions = int(np.sum(np.any(produced[names[0]] != answer, axis=1)))
+
+# %% order-blind
 blind_config = runs[names[1]]
 shuffled = np.take_along_axis(source, np.argsort(data_rng.random(source.shape), axis=1), axis=1)
 blind_shuffled = greedy_decode(blind, shuffled, blind_config, steps=n, bos=BOS)
@@ -106,12 +118,16 @@ order_blind = np.array_equal(blind_shuffled, produced[names[1]])
 assert order_blind, "without positions, shuffling a source must change no output"
 same_digits = np.sort(produced[names[1]], axis=1) == np.sort(source, axis=1)  # (2000, n)
 rearranged = np.mean(np.all(same_digits, axis=1))
+
+# %% multisets
 multisets = np.array(list(itertools.combinations_with_replacement(range(10), n)))  # (5005, n)
 blind_out = greedy_decode(blind, multisets, blind_config, steps=n, bos=BOS)        # (5005, n)
 rearranges = np.all(np.sort(blind_out, axis=1) == multisets, axis=1)               # (5005,)
 right_multisets = int(rearranges.sum())
 blind_expected = right_multisets / 10**n  # each such multiset: right for one arrangement
 ceiling = len(multisets) / 10**n
+
+# %% memorised
 right_codes = blind_out[rearranges][:, ::-1] @ 10 ** np.arange(n - 1, -1, -1)  # those sequences
 trained_on = np.unique(trained[names[1]][2])  # every sequence of some training batch
 seen_share = len(trained_on) / 10**n
@@ -130,7 +146,8 @@ def log_comb(a, b):
 p_as_few = sum(math.exp(log_comb(right_multisets, k) + log_comb(10**n - right_multisets, len(held_out) - k)
                         - log_comb(10**n, len(held_out))) for k in range(right_held_out + 1))
 
-# ---- where the decoder looks ------------------------------------------------------------------
+
+# %% cross
 cross = attention_weights(model, source, target[:, :-1], config)["cross"][0]  # (2000, h, n, n)
 mirrored = n - 1 - np.arange(n)                           # the source position output i copies
 example = cross[0]                                        # (h, n, n): the first held-out sequence
@@ -138,7 +155,23 @@ example_mirror = example[:, np.arange(n), mirrored]       # (h, n)
 mirror_mean = cross[:, :, np.arange(n), mirrored].mean(axis=(0, 2))  # (h,)
 mirror_is_largest = np.mean(cross.mean(axis=1).argmax(axis=-1) == mirrored)  # heads averaged
 
-# ---- what label smoothing does to confidence ------------------------------------------------
+# %% cross-figure
+fig, axes = plt.subplots(1, h, figsize=(9, 4.2), layout="constrained")
+for head, ax in enumerate(axes):
+    image = ax.imshow(example[head], cmap="Oranges", vmin=0, vmax=1)
+    for (i, j), value in np.ndenumerate(example[head]):
+        ax.text(j, i, f"{value:.2f}", ha="center", va="center", fontsize=9,
+                color="white" if value > 0.6 else "black")
+    ax.set_xticks(range(n), [str(d) for d in source[0]])
+    ax.set_yticks(range(n), [str(d) for d in answer[0]])
+    ax.set_xlabel("source digit (position 0 to 5)")
+    ax.set_ylabel("digit being produced")
+    ax.set_title(f"cross-attention, head {head}")
+    ax.tick_params(length=0)
+fig.colorbar(image, ax=axes, shrink=0.8, label="attention weight")
+fig.savefig("cross_attention.svg")
+
+# %% confidence
 confidence, right_nll = np.zeros(2), np.zeros(2)
 for i, name in enumerate((names[0], names[2])):
     logits = forward(trained[name][0], source, target[:, :-1], runs[name])  # (2000, n, vocab)
@@ -146,7 +179,7 @@ for i, name in enumerate((names[0], names[2])):
     confidence[i] = np.exp(log_p).max(axis=-1).mean()  # the probability of the top token
     right_nll[i] = -np.take_along_axis(log_p, answer[..., None], axis=-1).mean()
 
-# ---- the report -------------------------------------------------------------------------------
+# %% report
 parameters = count_parameters(model)
 peak_rate = learning_rate(warmup, d_model, warmup)
 print(f"parameters: {parameters:,}; {steps} steps of {batch}; peak learning rate {peak_rate:.4f}")
@@ -176,31 +209,3 @@ print(f"held-out, teacher-forced{'eps_ls 0.1':>14}{'eps_ls 0':>10}")
 print(f"  mean top probability {confidence[0]:>15.3f}{confidence[1]:>10.3f}")
 print(f"  right digit's -log p {right_nll[0]:>15.3f}{right_nll[1]:>10.3f}")
 print(f"  1 - eps_ls + eps_ls / vocab = {q_right:.3f}")
-
-# ---- figures --------------------------------------------------------------------------------
-fig, ax = plt.subplots(figsize=(8, 4), layout="constrained")
-for (name, (_, losses, _)), style in zip(trained.items(), ("-", "--", ":"), strict=True):
-    ax.plot(np.arange(1, steps + 1), losses, style, label=name, linewidth=1.5)
-ax.axhline(loss_floor, color="grey", linewidth=0.8)
-ax.annotate("lowest loss with eps_ls = 0.1", (0, loss_floor), xytext=(4, -14),
-            textcoords="offset points")
-ax.set_xlabel("training step")
-ax.set_ylabel("training loss (one batch)")
-ax.set_ylim(0, None)
-ax.legend()
-fig.savefig("loss.svg")
-
-fig, axes = plt.subplots(1, h, figsize=(9, 4.2), layout="constrained")
-for head, ax in enumerate(axes):
-    image = ax.imshow(example[head], cmap="Oranges", vmin=0, vmax=1)
-    for (i, j), value in np.ndenumerate(example[head]):
-        ax.text(j, i, f"{value:.2f}", ha="center", va="center", fontsize=9,
-                color="white" if value > 0.6 else "black")
-    ax.set_xticks(range(n), [str(d) for d in source[0]])
-    ax.set_yticks(range(n), [str(d) for d in answer[0]])
-    ax.set_xlabel("source digit (position 0 to 5)")
-    ax.set_ylabel("digit being produced")
-    ax.set_title(f"cross-attention, head {head}")
-    ax.tick_params(length=0)
-fig.colorbar(image, ax=axes, shrink=0.8, label="attention weight")
-fig.savefig("cross_attention.svg")

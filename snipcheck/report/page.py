@@ -3,7 +3,7 @@
 - a run block becomes the snippet's code (and, for a ``live`` run, the output this build measured);
 - an output block becomes a checked-output block the verification page links back to;
 - a computed tie becomes its documented number, linked to its row on the verification page;
-- a range tie becomes ``3–5 (this build: 4.1)``, the measured part marked ``live-number``;
+- a range tie becomes ``3–5 (measured: 4.1)``, the measured part marked ``live-number``;
 - a quoted tie becomes its number, linked to the list of quoted numbers.
 Each tie's link title says what stands behind the number (``computed by snippets/04_variance.py:
 variance[4]; checked at the printed precision``): the site shows it on hover, focus and tap, and it
@@ -126,13 +126,13 @@ def _range(tie: RangeTie, outcome: Outcome, build: Build, verification: str) -> 
     check = outcome.checks[0] if outcome.checks else None
     result = build.results.get(tie.snippet)
     if check is None:
-        note = " (this build: still running)" if result is not None and result.pending else ""
+        note = " (measured: still running)" if result is not None and result.pending else ""
         return tie.shown_range + (f' <span class="live-number">{note.strip()}</span>' if note else "")
     attrs = f"#{tie_id(tie.line, tie.position)}"
     title = _title(f"measured by {build.snippet_label(check.snippet)}: {check.what}; "
                    f"checked to lie in [{tie.low.text}, {tie.high.text}]")
     return (f'[{tie.shown_range}]({verification}#{check.anchor} "{title}"){{ {attrs} .checked-number .range-number }} '
-            f'<span class="live-number">(this build: {md_text(check.computed)})</span>')
+            f'<span class="live-number">(measured: {md_text(check.computed)})</span>')
 
 
 @RENDER.register(ComputedTie)

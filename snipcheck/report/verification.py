@@ -1,4 +1,5 @@
-"""The verification page: every checked and every quoted number on the site, page by page.
+"""The verification page: every checked and every quoted number on the site, page by page, and
+the conditions each page's argument rests on (the ``assert`` statements of its snippets).
 
 A summary table at the top; then, per page, a heading (which the site search indexes and links
 to) and a collapsible block of its rows. Every row has a unique anchor (page, line and position
@@ -15,8 +16,11 @@ Markdown or math).
 
 from __future__ import annotations
 
+import ast
 import html
+import io
 import posixpath
+import tokenize
 from collections import defaultdict
 
 from ..check.records import Build
@@ -77,8 +81,40 @@ def _cell(text: str) -> str:
     return html.escape(" ".join(text.split()), quote=True)
 
 
-_ROW_HEAD = ('<table>\n<thead>\n<tr>\n<th style="text-align: right;">Line</th>\n<th>Documented</th>\n<th>Computed</th>\n'
-             "<th>Result</th>\n<th>Checked as</th>\n<th>Snippet</th>\n</tr>\n</thead>\n<tbody>")
+_ROW_HEAD = ('<table>\n<thead>\n<tr>\n<th style="text-align: right;">Line</th>\n<th>On the page</th>\n<th>Computed</th>\n'
+             "<th>Agrees</th>\n<th>What computed it</th>\n<th>Code</th>\n</tr>\n</thead>\n<tbody>")
+_ASSERT_HEAD = ("<table>\n<thead>\n<tr>\n<th>Where</th>\n<th>Condition</th>\n<th>What it means</th>\n</tr>\n</thead>\n<tbody>")
+
+
+def snippet_asserts(source: str) -> list[tuple[int, str, str]]:
+    """Every ``assert`` of a snippet, in source order: (line, condition, message). The message is
+    the assert's own (its text if a string literal, else its source), or failing that the comment
+    on the assert's last line; empty if neither. A snippet that does not parse has none here (the
+    checker reports it elsewhere)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []
+    comments: dict[int, str] = {}
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+            if tok.type == tokenize.COMMENT:
+                comments[tok.start[0]] = tok.string.lstrip("#").strip()
+    except (tokenize.TokenError, IndentationError):
+        pass
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Assert):
+            continue
+        condition = ast.get_source_segment(source, node.test) or ast.unparse(node.test)
+        if isinstance(node.msg, ast.Constant) and isinstance(node.msg.value, str):
+            message = node.msg.value
+        elif node.msg is not None:
+            message = ast.get_source_segment(source, node.msg) or ast.unparse(node.msg)
+        else:
+            message = comments.get(node.end_lineno or node.lineno, "")
+        found.append((node.lineno, condition, message))
+    return sorted(found)
 _QUOTE_HEAD = ('<table>\n<thead>\n<tr>\n<th>Page</th>\n<th style="text-align: right;">Line</th>\n<th>Number</th>\n'
                "<th>Source</th>\n</tr>\n</thead>\n<tbody>")
 
@@ -98,6 +134,8 @@ def verification_page(build: Build, titles: dict[str, str] | None = None, use_di
     snippets = {c.snippet for c in checks}
     measured = sum(c.measured for c in checks)
     failing = sum(not c.ok for c in checks)
+    conditions = _conditions(build)
+    asserted = sum(len(rows) for rows in conditions.values())
     out = [
         # The page's own filter finds a number by value or name; in the site's search its thousands
         # of rows would bury the pages that teach (and indexing them is most of the search plugin's work).
@@ -108,15 +146,23 @@ def verification_page(build: Build, titles: dict[str, str] | None = None, use_di
         "",
         "# Verification",
         "",
-        "Every number on this site is either **computed** by a snippet when the site is built, and",
-        "checked against the value the page states, or **quoted** from a source and marked as such.",
-        "This page is written by the build itself. A documented value passes when the computed value",
-        "lies within the precision it is written at: `0.248` accepts anything in [0.2475, 0.2485], an",
-        "integer only itself. A measured value (a timing) passes when it lies in the range the page",
-        "states, both ends included. A single failure fails the build.",
+        "Every number on this site comes from code you can read. When the site is built, the code on",
+        "each page runs, and each number the page states is compared with the value that code",
+        "computed. A number taken from a paper or another source is marked as quoted instead, and",
+        "listed with its source at the end of this page.",
         "",
-        f"- **{len(checks)}** numbers checked on **{len(by_page)}** pages, computed by **{len(snippets)}** snippets"
-        + (f" ({measured} of them measured live and checked by range)" if measured else "") + ";",
+        "A number agrees when the computed value rounds to it: `0.248` stands for anything in",
+        "[0.2475, 0.2485], and an integer only for itself. A timing changes from machine to machine,",
+        "so the page gives a range, and the measured time must lie in it. If a single number",
+        "disagrees, the site is not built.",
+        "",
+        "Some facts an argument rests on are not numbers: a row of weights sums to one, a masked key",
+        "gets no weight. The code states them as conditions (`assert`), and the site is not built",
+        "unless each holds. They are listed page by page below the numbers.",
+        "",
+        f"- **{len(checks)}** numbers computed on **{len(by_page)}** pages, by **{len(snippets)}** files of code"
+        + (f" ({measured} of them timings, checked against a range)" if measured else "") + ";",
+        f"- **{asserted}** conditions the code asserts;",
         f"- **{len(citations)}** numbers quoted from sources.",
         "",
         '<div class="snipcheck-search">',
@@ -128,7 +174,7 @@ def verification_page(build: Build, titles: dict[str, str] | None = None, use_di
         "",
         "## Summary",
         "",
-        "| Page | Checked | Result | Quoted |",
+        "| Page | Numbers computed | Agree | Quoted |",
         "| --- | ---: | --- | ---: |",
     ]
     pages = sorted(set(by_page) | set(cited_by_page))
@@ -139,17 +185,17 @@ def verification_page(build: Build, titles: dict[str, str] | None = None, use_di
         slugs[path] = slug
         rows = by_page.get(path, [])
         bad = sum(not c.ok for c in rows)
-        result = f"**{bad} FAIL**" if bad else ("all pass" if rows else "")
+        result = f"**{bad} FAIL**" if bad else ("all" if rows else "")
         checked = f"[{len(rows)}](#{slug})" if rows else "0"
         out.append(f"| [{md_text(titles.get(src_uri, src_uri))}]({src_uri}) | {checked} | {result} | {len(cited_by_page.get(path, []))} |")
-    out += ["", f"{failing} failing." if failing else "", "## Computed and checked", ""]
+    out += ["", f"{failing} failing." if failing else "", "## Numbers computed on each page", ""]
     for path in sorted(by_page):
         src_uri = _page_link(path, prefix)
         url = _url(src_uri, use_directory_urls)
         rows = by_page[path]
         bad = sum(not c.ok for c in rows)
         out += [f"### {md_text(titles.get(src_uri, src_uri))} {{ #{slugs[path]} }}", ""]
-        summary = f"{len(rows)} numbers checked on {_cell(src_uri)}: " + (f"{bad} FAIL" if bad else "all pass")
+        summary = f"{len(rows)} numbers computed on {_cell(src_uri)}: " + (f"{bad} FAIL" if bad else "all agree")
         out += ['<details class="snipcheck-rows">', f"<summary>{summary}</summary>", _ROW_HEAD]
         for c in rows:
             if c.kind is RegionKind.OUTPUT:
@@ -160,12 +206,13 @@ def verification_page(build: Build, titles: dict[str, str] | None = None, use_di
             computed = _cell(c.computed)
             if c.measured:
                 computed = f'<span class="live-number">{computed}</span>'
-            status = "pass" if c.ok else "<strong>FAIL</strong>"
+            status = "yes" if c.ok else "<strong>FAIL</strong>"
             out.append(f'<tr>\n<td style="text-align: right;"><span id="{c.anchor}"></span><a href="{_cell(back)}">{c.line}</a></td>\n'
                        f"<td>{_cell(c.documented)}</td>\n<td>{computed}</td>\n<td>{status}</td>\n<td>{what}</td>\n"
                        f"<td><code>{_cell(build.snippet_label(c.snippet))}</code></td>\n</tr>")
         out += ["</tbody>\n</table>", "</details>", ""]
-    out += ["## Quoted from sources", "", "These numbers are not computed here; they are reported by the source named.", ""]
+    out += _conditions_section(build, conditions, titles, use_directory_urls)
+    out += ["## Quoted from sources", "", "These numbers are not computed here: each is reported by the source named.", ""]
     out += ['<details class="snipcheck-rows">', f"<summary>{len(citations)} numbers quoted from sources</summary>", _QUOTE_HEAD]
     for c in citations:
         src_uri = _page_link(c.path, prefix)
@@ -176,3 +223,31 @@ def verification_page(build: Build, titles: dict[str, str] | None = None, use_di
                    f"<td>{_cell(c.documented)}</td>\n<td>{_cell(c.source)}</td>\n</tr>")
     out += ["</tbody>\n</table>", "</details>", "", _SCRIPT, ""]
     return "\n".join(out)
+
+
+def _conditions(build: Build) -> dict[str, list[tuple[str, int, str, str]]]:
+    """src_uri -> the asserts of the snippets the page runs: (snippet, line, condition, message)."""
+    parsed = {name: snippet_asserts(text) for name, text in build.sources.items()}
+    out: dict[str, list[tuple[str, int, str, str]]] = {}
+    for src_uri in sorted(build.docs):
+        rows = [(name, *row) for name in build.docs[src_uri].snippets() for row in parsed.get(name, [])]
+        if rows:
+            out[src_uri] = rows
+    return out
+
+
+def _conditions_section(build: Build, conditions: dict[str, list[tuple[str, int, str, str]]],
+                        titles: dict[str, str], use_directory_urls: bool) -> list[str]:
+    out = ["## Conditions each page rests on", "",
+           "Each line is an `assert` in the code a page runs: the file and line, the condition, and",
+           "what it says in words. Had one failed, the site would not have been built.", ""]
+    for src_uri, rows in conditions.items():
+        url = _url(src_uri, use_directory_urls)
+        title = titles.get(src_uri, src_uri)
+        out += ['<details class="snipcheck-rows">',
+                f'<summary>{len(rows)} conditions on <a href="{_cell(url)}">{_cell(title)}</a></summary>', _ASSERT_HEAD]
+        for name, line, condition, message in rows:
+            out.append(f"<tr>\n<td><code>{_cell(build.snippet_label(name))}:{line}</code></td>\n"
+                       f"<td><code>{_cell(condition)}</code></td>\n<td>{_cell(message)}</td>\n</tr>")
+        out += ["</tbody>\n</table>", "</details>", ""]
+    return out

@@ -31,7 +31,7 @@ PAGES = {
     "docs/04-why-scale.md",
     "docs/05-multi-head.md",
     "docs/06-position.md",
-    "docs/07-block-masking-cost.md",
+    "docs/07-full-block.md",
     "docs/08-cost.md",
     "docs/09-whole-model.md",
     "docs/10-training.md",

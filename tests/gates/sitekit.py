@@ -54,7 +54,7 @@ BUILD_TIMEOUT = 900
 
 LIVE_OUTPUT = re.compile(r'<div class="[^"]*\blive-output\b[^"]*">.*?</pre>\s*</div>', re.DOTALL)
 LIVE_NUMBER = re.compile(r'<span class="live-number">[^<]*</span>')
-LIVE_TEXT = re.compile(r"\(this build: [^)]*\)")
+LIVE_TEXT = re.compile(r"\(measured: [^)]*\)")
 
 
 def strip_live(html: str) -> str:

@@ -253,7 +253,7 @@ def test_screenshots_of_every_page_at_desktop_and_phone_width(tour):
 # is not written yet (absent, or a stub) makes its query skip, saying so; it runs once the page exists.
 SEARCHES = {
     "softmax": ["02-one-head-by-hand/", "03-queries-keys-values/"],
-    "causal mask": ["07-block-masking-cost/"],
+    "causal mask": ["07-full-block/"],
     "positional encoding": ["06-position/"],
 }
 STUB_WORDS = 120  # a page with fewer words than this is a placeholder

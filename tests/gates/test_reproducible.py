@@ -89,7 +89,7 @@ def _comparable(rel: str, data: bytes, live_pages: set[str]) -> bytes:
             page = doc["location"].split("#", 1)[0]
             if page in live_pages:  # (the verification page is not in the index)
                 doc["text"] = "(page with live output)"
-            doc["text"] = LIVE_TEXT.sub("(this build: live)", LIVE_NUMBER.sub("(live)", doc.get("text", "")))
+            doc["text"] = LIVE_TEXT.sub("(measured: live)", LIVE_NUMBER.sub("(live)", doc.get("text", "")))
         return json.dumps(index, sort_keys=False).encode("utf-8")
     return data
 

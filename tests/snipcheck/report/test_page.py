@@ -93,7 +93,7 @@ def test_a_range_tie_renders_as_before_with_a_title_that_does_not_change_between
         [link] = tie_links(build)
         assert (link["text"], link["class"]) == ("3\u20135", "checked-number range-number")
         titles.append(link["title"])
-        assert f'<span class="live-number">(this build: {measured[:4]})</span>' in render(build, "p.md")
+        assert f'<span class="live-number">(measured: {measured[:4]})</span>' in render(build, "p.md")
     assert titles == ["measured by snippets/t.py: g; checked to lie in [3, 5]"] * 2
 
 

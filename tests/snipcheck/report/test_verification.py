@@ -8,7 +8,7 @@ import re
 import pytest
 
 from snipcheck.report.page import render
-from snipcheck.report.verification import verification_page
+from snipcheck.report.verification import snippet_asserts, verification_page
 
 LEDGER_PAGE = """# Costs {{ 4 = a:n }} tokens
 
@@ -78,3 +78,34 @@ def test_the_ledger_is_collapsible_and_filterable(ledger_build):
     ledger = verification_page(ledger_build)
     assert ledger.count('<details class="snipcheck-rows">') == 3  # two pages, and the quotes
     assert 'id="snipcheck-filter"' in ledger and "hashchange" in ledger and "fetch(" not in ledger
+
+
+@pytest.mark.parametrize(("source", "expected"), [
+    ("x = 1\n", []),
+    ("assert x > 0, 'x is positive'\n", [(1, "x > 0", "x is positive")]),
+    ("assert x > 0  # x is positive\n", [(1, "x > 0", "x is positive")]),
+    ("assert x > 0\n", [(1, "x > 0", "")]),
+    ("assert (x >\n        0), f'x = {x}'\n", [(1, "x >\n        0", "f'x = {x}'")]),
+    ("def f():\n    assert y, 'inner'\nassert z\n", [(2, "y", "inner"), (3, "z", "")]),
+    ("assert x ==\n", []),  # does not parse: reported elsewhere, listed nowhere here
+])
+def test_a_snippets_asserts_are_read_with_line_condition_and_message(source, expected):
+    assert snippet_asserts(source) == expected
+
+
+@pytest.mark.hostile
+def test_the_conditions_a_page_rests_on_are_listed_with_file_line_and_message(tmp_path):
+    from snipkit import Project
+
+    project = Project(tmp_path)
+    project.page("p.md", "# P\n\n```python run=\"a.py\"\n```\n\nIt is {{ 4 = n }}.\n")
+    project.page("q.md", "# Q\n\nNo code here.\n")
+    project.snippet("a.py", "n = 4\nassert n % 2 == 0, 'n is even'\nassert n > 0  # <positive>\n")
+    build = project.build()
+    assert build.problems == []
+    ledger = verification_page(build)
+    section = ledger[ledger.index("## Conditions each page rests on"):ledger.index("## Quoted from sources")]
+    assert section.count("<details") == 1 and "2 conditions on" in section and "Q</a>" not in section
+    assert "<code>snippets/a.py:2</code></td>\n<td><code>n % 2 == 0</code></td>\n<td>n is even</td>" in section
+    assert "<code>snippets/a.py:3</code></td>\n<td><code>n &gt; 0</code></td>\n<td>&lt;positive&gt;</td>" in section
+    assert "**2** conditions the code asserts" in ledger
