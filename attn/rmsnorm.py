@@ -67,4 +67,4 @@ def rms_norm_backward(d_y, x, gamma=None, eps=1e-6):
     g = d_y if gamma is None else d_y * gamma  # dL/dx_hat
     dx = inv_rms * (g - x_hat * (g * x_hat).mean(axis=-1, keepdims=True))
     d_model = x.shape[-1]
-    return dx, {"gamma": (d_y * x_hat).reshape(-1, d_model).sum(axis=0)}  # (positions, d_model) summed
+    return dx, {"gamma": (d_y * x_hat).reshape(-1, d_model).sum(axis=0)}  # (positions, d_model) -> (d_model,)

@@ -43,26 +43,9 @@ balance = {
     "this router": load_balancing_loss(probs, chosen),
     "collapsed": load_balancing_loss(collapsed_probs, collapsed_chosen),
 }
+balance_uniform, balance_router, balance_collapsed = balance.values()
 for name, value in balance.items():
     print(f"balance loss, {name}: {value:.3f}")
-
-# %% mixtral
-# Mixtral 8x7B (Jiang et al. 2024, Table 1): Mistral 7B's shape, each FFN made 8 experts, top 2.
-mixtral = dict(vocab=32000, d_model=4096, N=32, h=32, groups=8, d_ff=14336, experts=8, top_k=2)
-counts = decoder_parameter_counts(**mixtral)
-total_b, active_b = counts["total"] / 1e9, counts["active"] / 1e9  # billions
-expert_share = counts["ffn"] / counts["total"]
-print(f"total {counts['total']:,} = {total_b:.1f}B, active {counts['active']:,} = {active_b:.1f}B")
-print(f"the experts hold {expert_share:.3f} of the total")
-
-# %% flops
-# A forward pass does about 2 FLOPs per weight it multiplies by (one multiply, one add); the
-# embedding is a lookup, not a product. Attention over the context comes on top (section 08).
-flops_moe = 2 * (counts["active"] - counts["embedding"])
-flops_dense = 2 * (counts["total"] - counts["embedding"])  # a dense model of the same total
-flops_ratio = flops_moe / flops_dense
-print(f"per token: MoE {flops_moe / 1e9:.1f} GFLOPs, dense of the same total {flops_dense / 1e9:.1f}")
-print(f"ratio {flops_ratio:.3f}")
 
 # %% capacity
 factors = [0.5, 1.0, 1.25, 2.0]
@@ -87,3 +70,22 @@ e = chosen[t, 0]
 only_first = bool(np.allclose(y_half[t], gates[t, 0] * swiglu_feed_forward(x[t], layer["experts"][e])))
 print(f"capacity factor 0.5: {int(gone.sum())} tokens get 0 from the layer: {zero_when_gone}")
 print(f"token {t} keeps expert {e} alone, at its gate {gates[t, 0]:.3f}, not renormalised: {only_first}")
+
+# %% mixtral
+# Mixtral 8x7B (Jiang et al. 2024, Table 1): Mistral 7B's shape, each FFN made 8 experts, top 2.
+mixtral = dict(vocab=32000, d_model=4096, N=32, h=32, groups=8, d_ff=14336, experts=8, top_k=2)
+counts = decoder_parameter_counts(**mixtral)
+total_b, active_b = counts["total"] / 1e9, counts["active"] / 1e9  # billions
+expert_share = counts["ffn"] / counts["total"]
+print(f"total {counts['total']:,} = {total_b:.1f}B, active {counts['active']:,} = {active_b:.1f}B")
+print(f"the experts hold {expert_share:.3f} of the total")
+
+# %% flops
+# A forward pass does about 2 FLOPs per weight it multiplies by (one multiply, one add); the
+# embedding is a lookup, not a product. Attention over the context comes on top (section 08).
+flops_moe = 2 * (counts["active"] - counts["embedding"])
+flops_dense = 2 * (counts["total"] - counts["embedding"])  # a dense model of the same total
+flops_ratio = flops_moe / flops_dense
+gflops_moe, gflops_dense = flops_moe / 1e9, flops_dense / 1e9
+print(f"per token: MoE {flops_moe / 1e9:.1f} GFLOPs, dense of the same total {flops_dense / 1e9:.1f}")
+print(f"ratio {flops_ratio:.3f}")

@@ -6,6 +6,7 @@ from attn import layer_norm, rms_norm, rms_norm_backward
 x = np.array([1.0, 2.0, 3.0, 6.0])  # one token, d_model = 4, mean 3
 ln = layer_norm(x)
 rms = rms_norm(x)
+rms_mean = float(rms.mean())
 print("x:        ", x)
 print("LayerNorm:", ln.round(3), " mean", round(float(ln.mean()), 3) + 0.0)
 print("RMSNorm:  ", rms.round(3), " mean", round(float(rms.mean()), 3))
