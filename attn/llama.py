@@ -7,8 +7,7 @@
 Pre-norm as in attn.prenorm, RMSNorm (attn.rmsnorm) for layer norm, RoPE
 (attn.rope) on the queries and keys of every head, grouped-query attention
 (attn.grouped) with a causal mask, the SwiGLU network (attn.glu). No
-projection has a bias (Touvron et al. 2023, section 2.2, and the released
-code).
+projection has a bias, as in Meta's released code.
 
 Parameter layout: {"attn_norm": {"gamma" (d_model,)},
                    "self_attn": {"W_q" (d_model, h d_k), "W_k" (d_model, groups d_k),
