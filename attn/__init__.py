@@ -87,6 +87,18 @@ _PUBLIC = {
     "rope": ("apply_rope",),
     "alibi": ("alibi_slopes", "alibi_bias", "alibi_attention"),
     "prenorm": ("pre_norm_layer", "pre_norm_stack", "post_norm_stack"),
+    "rmsnorm": ("rms_norm", "rms_norm_backward"),
+    "glu": ("gelu", "silu", "gelu_feed_forward", "swiglu_feed_forward", "init_swiglu"),
+    "llama": ("init_llama_block", "rope_grouped_attention", "llama_block"),
+    "sizes": ("llama_d_ff", "decoder_parameter_counts"),
+    "moe": (
+        "init_moe",
+        "route_top_k",
+        "load_balancing_loss",
+        "expert_capacity",
+        "within_capacity",
+        "moe_feed_forward",
+    ),
 }
 
 __all__ = [name for module in _PUBLIC for name in _PUBLIC[module]]

@@ -37,6 +37,7 @@ PAGES = {
     "docs/10-training.md",
     "docs/11-generating-text.md",
     "docs/12-positions-after-2017.md",
+    "docs/14-modern-decoder.md",
 }
 
 ALLOWED_IMPORTS = {"numpy", "math", "typing", "dataclasses"}  # numpy and a little of the standard library
@@ -338,6 +339,35 @@ def _later_calls(rng, x, mha, encoder, h):
         "pre_norm_layer": (attn.pre_norm_layer, (x, encoder, h), {}),
         "pre_norm_stack": (attn.pre_norm_stack, (x, [encoder, encoder], h, attn.init_layer_norm(d_model)), {}),
         "post_norm_stack": (attn.post_norm_stack, (x, [encoder], h), {}),
+        **_decoder_calls(rng, x),
+    }
+
+
+def _decoder_calls(rng, x):
+    """The calls of the modern decoder block and the mixture of experts (same contract as above)."""
+    d_model = x.shape[-1]
+    block = attn.init_llama_block(rng, d_model, 4, 2, 12)
+    moe = attn.init_moe(rng, d_model, 6, 4)
+    chosen, _, probs = attn.route_top_k(x[0].copy(), moe["router"], 2)
+    return {
+        "rms_norm": (attn.rms_norm, (x, rng.standard_normal(d_model)), {}),
+        "rms_norm_backward": (attn.rms_norm_backward, (x + 1, x, rng.standard_normal(d_model)), {}),
+        "gelu": (attn.gelu, (x,), {}),
+        "silu": (attn.silu, (x,), {}),
+        "gelu_feed_forward": (attn.gelu_feed_forward, (x, attn.init_feed_forward(rng, d_model, 12)), {}),
+        "swiglu_feed_forward": (attn.swiglu_feed_forward, (x, block["ffn"]), {}),
+        "init_swiglu": (attn.init_swiglu, (rng, d_model, 12), {}),
+        "init_llama_block": (attn.init_llama_block, (rng, d_model, 4, 2, 12), {}),
+        "rope_grouped_attention": (attn.rope_grouped_attention, (x, block["self_attn"], 4, 2), {}),
+        "llama_block": (attn.llama_block, (x, block, 4, 2), {"positions": np.arange(5) + 3}),
+        "llama_d_ff": (attn.llama_d_ff, (d_model, 4), {}),
+        "decoder_parameter_counts": (attn.decoder_parameter_counts, (11, d_model, 2, 4, 2, 12), {}),
+        "init_moe": (attn.init_moe, (rng, d_model, 6, 4), {}),
+        "route_top_k": (attn.route_top_k, (x, moe["router"], 2), {}),
+        "load_balancing_loss": (attn.load_balancing_loss, (probs, chosen), {}),
+        "expert_capacity": (attn.expert_capacity, (10, 4, 1.25), {"k": 2}),
+        "within_capacity": (attn.within_capacity, (chosen, 4, 2), {}),
+        "moe_feed_forward": (attn.moe_feed_forward, (x, moe, 2), {"capacity_factor": 1.0}),
     }
 
 
