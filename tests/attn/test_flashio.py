@@ -61,3 +61,9 @@ def test_io_runs_refuse_mismatched_shapes_and_leave_inputs_alone(rng):
     np.testing.assert_array_equal(q, before)
     with pytest.raises(ValueError, match="one shape"):
         attn.flash_attention_io(q, q[:5], q, 32)
+
+
+@pytest.mark.parametrize("d, sram", [(0, 10), (4, 0), (2.5, 10)])
+def test_block_sizes_refuse_non_positive_or_fractional_sizes(d, sram):
+    with pytest.raises((ValueError, TypeError)):
+        attn.flash_block_sizes(d, sram)

@@ -57,3 +57,9 @@ def test_yarn_logit_factor_and_refusals():
         attn.ntk_frequencies(2, 2)
     with pytest.raises(ValueError, match="theta"):
         attn.apply_rope(np.ones((2, 4)), theta=np.ones(3))
+
+
+@pytest.mark.parametrize("d_k", [3, 0, 2.0, "8"])
+def test_rope_frequencies_refuse_a_width_that_is_not_an_even_int(d_k):
+    with pytest.raises(ValueError, match="d_k"):
+        attn.rope_frequencies(d_k)

@@ -48,3 +48,11 @@ def test_two_strided_layers_connect_every_earlier_position(n, stride):
 def test_fixed_mask_refuses_c_beyond_the_stride():
     with pytest.raises(ValueError, match="at most stride"):
         attn.fixed_mask(8, 2, c=3)
+
+
+@pytest.mark.parametrize(
+    "call", [lambda: attn.strided_mask(4, 0), lambda: attn.strided_pairs(4, -1), lambda: attn.fixed_mask(4, 2, c=0)]
+)
+def test_patterns_refuse_a_stride_or_c_below_one(call):
+    with pytest.raises(ValueError):
+        call()
