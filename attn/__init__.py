@@ -84,7 +84,7 @@ _PUBLIC = {
     "grouped": ("attend_in_groups", "grouped_query_attention", "mean_pool_kv_heads"),
     "absolute": ("init_learned_positions", "learned_positions"),
     "relative": ("relative_offsets", "relative_attention"),
-    "rope": ("apply_rope",),
+    "rope": ("apply_rope", "rope_frequencies"),
     "alibi": ("alibi_slopes", "alibi_bias", "alibi_attention"),
     "prenorm": ("pre_norm_layer", "pre_norm_stack", "post_norm_stack"),
     "rmsnorm": ("rms_norm", "rms_norm_backward"),
@@ -98,6 +98,24 @@ _PUBLIC = {
         "expert_capacity",
         "within_capacity",
         "moe_feed_forward",
+    ),
+    "window": ("sliding_window_mask", "receptive_field", "RollingKVCache"),
+    "sparse": ("strided_mask", "fixed_mask", "strided_pairs"),
+    "rope_scaling": (
+        "interpolated_frequencies",
+        "ntk_frequencies",
+        "yarn_ramp",
+        "yarn_frequencies",
+        "yarn_logit_factor",
+    ),
+    "flashio": (
+        "flash_block_sizes",
+        "standard_hbm_accesses",
+        "flash_hbm_accesses",
+        "HBM",
+        "standard_attention_io",
+        "flash_attention_io",
+        "weights_from_logsumexp",
     ),
 }
 

@@ -17,11 +17,29 @@ Taught on: docs/12-positions-after-2017.md
 import numpy as np
 
 
-def apply_rope(x, positions=None, base=10000.0):
+def rope_frequencies(d_k, base=10000.0):
+    """RoPE's rotation speeds theta_i = base^(-2i / d_k), radians per position, one per feature pair.
+
+    d_k: even width, base > 0 -> (d_k / 2,) float64, decreasing from 1.
+
+    >>> rope_frequencies(4)  # (d_k / 2,): 10000^0, 10000^(-1/2)
+    array([1.  , 0.01])
+
+    Taught on: docs/12-positions-after-2017.md
+    """
+    if not isinstance(d_k, int) or d_k < 2 or d_k % 2:
+        raise ValueError(f"d_k must be an even int >= 2, got {d_k!r}")
+    if not base > 0:
+        raise ValueError(f"base must be positive, got {base!r}")
+    return base ** (-np.arange(0, d_k, 2) / d_k)  # (d_k / 2,)
+
+
+def apply_rope(x, positions=None, base=10000.0, theta=None):
     """Rotate each feature pair (2i, 2i + 1) of row p by the angle positions[p] * base^(-2i / d_k).
 
-    x: (..., n, d_k) with d_k even, positions: (n,) numbers, default 0 .. n - 1
-    -> (..., n, d_k) float, a new array:
+    x: (..., n, d_k) with d_k even, positions: (n,) numbers, default 0 .. n - 1, theta: None or
+    (d_k / 2,) rotation speeds to use instead of :func:`rope_frequencies` (a context-extension
+    method's, from :mod:`attn.rope_scaling`) -> (..., n, d_k) float, a new array:
     out_2i = x_2i cos(a) - x_2i+1 sin(a), out_2i+1 = x_2i sin(a) + x_2i+1 cos(a).
     Every row keeps its length.
 
@@ -41,7 +59,9 @@ def apply_rope(x, positions=None, base=10000.0):
     positions = np.arange(n) if positions is None else np.asarray(positions)
     if positions.shape != (n,):
         raise ValueError(f"positions must have shape ({n},), got {positions.shape}")
-    theta = base ** (-np.arange(0, d_k, 2) / d_k)  # (d_k / 2,)
+    theta = rope_frequencies(int(d_k), base) if theta is None else np.asarray(theta, dtype=np.float64)
+    if theta.shape != (d_k // 2,):
+        raise ValueError(f"theta must have shape ({d_k // 2},), got {theta.shape}")
     angle = positions[:, None] * theta  # (n, d_k / 2)
     cos, sin = np.cos(angle).astype(x.dtype), np.sin(angle).astype(x.dtype)
     even, odd = x[..., 0::2], x[..., 1::2]  # (..., n, d_k / 2) each, views

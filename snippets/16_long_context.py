@@ -1,6 +1,6 @@
 import numpy as np
 
-from attn import causal_mask, scaled_dot_product_attention
+from attn import scaled_dot_product_attention, sliding_window_mask
 from attn.cost import attention_flops
 
 # Counting: how many query-key pairs each scheme scores, for one head at long n.
@@ -20,8 +20,7 @@ print(f"score-and-mix FLOPs, full: {attention_flops(n, d):,}; linear attention's
 rng = np.random.default_rng(0)
 m, wm, dk = 12, 4, 8
 q, k, v = (rng.standard_normal((m, dk)) for _ in range(3))  # (m, dk) each
-i, j = np.indices((m, m))
-band = causal_mask(m) & (i - j < wm)                         # (m, m): keys i - wm + 1 .. i
+band = sliding_window_mask(m, wm)                            # (m, m): keys i - wm + 1 .. i
 banded = scaled_dot_product_attention(q, k, v, mask=band)    # (m, dk)
 
 

@@ -38,6 +38,7 @@ PAGES = {
     "docs/11-generating-text.md",
     "docs/12-positions-after-2017.md",
     "docs/14-modern-decoder.md",
+    "docs/15-long-context.md",
 }
 
 ALLOWED_IMPORTS = {"numpy", "math", "typing", "dataclasses"}  # numpy and a little of the standard library
@@ -339,7 +340,9 @@ def _later_calls(rng, x, mha, encoder, h):
         "pre_norm_layer": (attn.pre_norm_layer, (x, encoder, h), {}),
         "pre_norm_stack": (attn.pre_norm_stack, (x, [encoder, encoder], h, attn.init_layer_norm(d_model)), {}),
         "post_norm_stack": (attn.post_norm_stack, (x, [encoder], h), {}),
+        "rope_frequencies": (attn.rope_frequencies, (d_k,), {}),
         **_decoder_calls(rng, x),
+        **_long_context_calls(rng),
     }
 
 
@@ -368,6 +371,31 @@ def _decoder_calls(rng, x):
         "expert_capacity": (attn.expert_capacity, (10, 4, 1.25), {"k": 2}),
         "within_capacity": (attn.within_capacity, (chosen, 4, 2), {}),
         "moe_feed_forward": (attn.moe_feed_forward, (x, moe, 2), {"capacity_factor": 1.0}),
+    }
+
+
+def _long_context_calls(rng):
+    """The calls of the long-context modules (same contract as the tables above)."""
+    q, k, v = rng.standard_normal((3, 6, 4))
+    return {
+        "sliding_window_mask": (attn.sliding_window_mask, (6, 2), {}),
+        "receptive_field": (attn.receptive_field, (attn.sliding_window_mask(6, 2), 3), {}),
+        "RollingKVCache": (attn.RollingKVCache, (2, 4, 2), {}),
+        "strided_mask": (attn.strided_mask, (6, 2), {}),
+        "fixed_mask": (attn.fixed_mask, (6, 3), {"c": 2}),
+        "strided_pairs": (attn.strided_pairs, (6, 2), {}),
+        "interpolated_frequencies": (attn.interpolated_frequencies, (8, 4), {}),
+        "ntk_frequencies": (attn.ntk_frequencies, (8, 4), {}),
+        "yarn_ramp": (attn.yarn_ramp, (8, 64), {}),
+        "yarn_frequencies": (attn.yarn_frequencies, (8, 4, 64), {}),
+        "yarn_logit_factor": (attn.yarn_logit_factor, (4,), {}),
+        "flash_block_sizes": (attn.flash_block_sizes, (4, 32), {}),
+        "standard_hbm_accesses": (attn.standard_hbm_accesses, (6, 4), {}),
+        "flash_hbm_accesses": (attn.flash_hbm_accesses, (6, 4, 32), {}),
+        "HBM": (attn.HBM, (), {}),
+        "standard_attention_io": (attn.standard_attention_io, (q, k, v), {}),
+        "flash_attention_io": (attn.flash_attention_io, (q, k, v, 32), {}),
+        "weights_from_logsumexp": (attn.weights_from_logsumexp, (q, k, np.zeros(6)), {}),
     }
 
 
