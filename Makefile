@@ -18,10 +18,15 @@ OFFLINE_ZIP := downloads/attention-computed-offline.zip
 # the direct ones), each with the hashes of the files the package registry serves: pip installs
 # nothing else (--require-hashes). Then attn (./pyproject.toml) and the toolchain (toolchain/, the
 # snipcheck plugin) are installed editable from this checkout, with the pinned build backends.
-$(STAMP): pyproject.toml requirements.lock toolchain/pyproject.toml
+# PyTorch's CPU build (toolchain/requirements-torch.txt) comes after the lock, pinned by its hash,
+# without dependencies (the lock holds them); pip check then fails set-up if one is missing.
+$(STAMP): pyproject.toml requirements.lock toolchain/pyproject.toml toolchain/requirements-torch.txt
 	$(PYTHON) -m venv --clear $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes -r requirements.lock
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes --no-deps \
+	  -r toolchain/requirements-torch.txt
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e . -e ./toolchain
+	$(BIN)/python -m pip check
 	touch $(STAMP)
 
 # --dirty: an edit rebuilds only the pages it changed (the snipcheck plugin adds every page whose
