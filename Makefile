@@ -14,14 +14,20 @@ OFFLINE_ZIP := downloads/attention-computed-offline.zip
 
 .PHONY: serve test quick quick-library quick-runs build offline publish check accept bench measure reading properdocs browser lock clean
 
-# requirements.lock pins every package the site and the tests need (toolchain/requirements*.txt are
-# the direct ones), each with the hashes of the files the package registry serves: pip installs
+# requirements.lock pins every package the site and the tests need (toolchain/requirements.txt and
+# requirements-test.txt are the direct ones), each with the hashes of the files the package registry serves: pip installs
 # nothing else (--require-hashes). Then attn (./pyproject.toml) and the toolchain (toolchain/, the
 # snipcheck plugin) are installed editable from this checkout, with the pinned build backends.
-$(STAMP): pyproject.toml requirements.lock toolchain/pyproject.toml
+# PyTorch's CPU build (toolchain/requirements-torch.txt) comes after the lock, pinned by its hash,
+# without dependencies (the lock holds them); pip check then fails set-up if one is missing. A new
+# torch pin: the new wheel's sha256 there, and in toolchain/requirements.txt what that torch needs.
+$(STAMP): pyproject.toml requirements.lock toolchain/pyproject.toml toolchain/requirements-torch.txt
 	$(PYTHON) -m venv --clear $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes -r requirements.lock
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes --no-deps \
+	  -r toolchain/requirements-torch.txt
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e . -e ./toolchain
+	$(BIN)/python -m pip check
 	touch $(STAMP)
 
 # --dirty: an edit rebuilds only the pages it changed (the snipcheck plugin adds every page whose

@@ -12,8 +12,14 @@ at the precision they are printed, text exactly), so a notebook that runs but pr
 else than the page states fails too. Cells of live snippets (timings) store no output and are only
 run; the set-up cell checks nothing.
 
-Everything installed is pinned by requirements.lock (as a pip constraint), so the run is the same
-on every machine; a reader gets the newest releases instead.
+A notebook whose snippets import torch runs in a fresh environment of Python 3.11 instead. The
+PyTorch it installs is pinned to the CPU build of toolchain/requirements-torch.txt, and that build
+is a wheel for 3.11 (the project's Python): on Linux, PyPI's torch for 3.12 is the CUDA build,
+several GB that no snippet uses. So what differs from the 3.12 run is the interpreter only; the
+set-up cell, the served attn wheel and the comparison of outputs are the same.
+
+Everything installed is pinned by requirements.lock and toolchain/requirements-torch.txt (as a pip
+constraint), so the run is the same on every machine; a reader gets the newest releases instead.
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ pytestmark = pytest.mark.slow
 
 RUNNER = Path(__file__).with_name("notebookrun.py")
 READER_PYTHON = "3.12"  # newer than the project's 3.11: what a reader may well have
+TORCH_PYTHON = "3.11"  # the Python of the pinned CPU build of PyTorch (see the module docstring)
 KERNEL = ["ipykernel"]  # all a fresh environment gets before the notebook's own set-up cell runs
 
 
@@ -103,15 +110,14 @@ def _site_addresses(text: str, site_url: str) -> list[str]:
     return sorted(set(re.findall(re.escape(site_url) + r"[^\s)'\"]*", text)))
 
 
-@pytest.fixture(scope="module")
-def reader_python(tmp_path_factory) -> Path:
-    """A fresh virtual environment of Python 3.12, outside the repository, with Jupyter's kernel and
-    nothing of the project: neither attn nor numpy imports there."""
+def _fresh_environment(version: str, where: Path) -> Path:
+    """A fresh virtual environment of Python ``version`` under ``where``, outside the repository,
+    with Jupyter's kernel and nothing of the project: neither attn nor numpy imports there."""
     from test_packaging import find_python
 
-    python = find_python(READER_PYTHON)
-    assert python, f"Python {READER_PYTHON} is not installed: install it (pyenv install {READER_PYTHON})"
-    venv = tmp_path_factory.mktemp("reader") / "venv"
+    python = find_python(version)
+    assert python, f"Python {version} is not installed: install it (pyenv install {version})"
+    venv = where / "venv"
     subprocess.run([python, "-m", "venv", str(venv)], check=True, timeout=300)
     bin_python = venv / "bin" / "python"
     pip = subprocess.run([str(bin_python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *KERNEL],
@@ -123,6 +129,18 @@ def reader_python(tmp_path_factory) -> Path:
     return bin_python
 
 
+@pytest.fixture(scope="module")
+def reader_python(tmp_path_factory) -> Path:
+    """A fresh environment of Python 3.12, for the notebooks that do not import torch."""
+    return _fresh_environment(READER_PYTHON, tmp_path_factory.mktemp("reader"))
+
+
+@pytest.fixture(scope="module")
+def torch_reader_python(tmp_path_factory) -> Path:
+    """A fresh environment of Python 3.11, for the notebooks whose set-up cell installs torch."""
+    return _fresh_environment(TORCH_PYTHON, tmp_path_factory.mktemp("reader-torch"))
+
+
 @functools.cache
 def _pins_file() -> Path:
     """requirements.lock's pins without their hashes, as a constraints file. With the hashes pip would
@@ -130,6 +148,9 @@ def _pins_file() -> Path:
     lock = (ROOT / "requirements.lock").read_text(encoding="utf-8")
     pins = re.findall(r"^([A-Za-z0-9][A-Za-z0-9._-]*==[^\s\\]+)", lock, flags=re.MULTILINE)
     assert len(pins) > 50, "requirements.lock pins too few packages"
+    torch = (ROOT / "toolchain" / "requirements-torch.txt").read_text(encoding="utf-8")
+    pins += re.findall(r"^(torch==\S+)", torch, flags=re.MULTILINE)
+    assert any(pin.startswith("torch==") for pin in pins), "toolchain/requirements-torch.txt pins no torch"
     path = Path(tempfile.mkdtemp(prefix="attention-computed-pins-")) / "constraints.txt"
     path.write_text("\n".join(pins) + "\n", encoding="utf-8")
     return path
@@ -149,10 +170,34 @@ def _reader_env() -> dict[str, str]:
     return env
 
 
-def test_every_notebook_runs_as_downloaded_in_a_fresh_python_3_12(notebooks, reader_python, server, tmp_path):
-    """Installed by its own first cell, each notebook runs and prints what it shows. The site is
-    served here under the address the build was told it is published at (only its host differs:
-    the notebook's links to TEST_SITE_URL are pointed at this server)."""
+def _run_group(paths: list[Path], python: Path, outside: Path, server) -> list[str]:
+    """Run ``paths`` in kernels of ``python``: the notebook that installs the most first, alone (the
+    others then find it all installed), then the rest two at a time; the problems found."""
+    wants = {p: _setup_source(p) or "" for p in paths}
+    first = max(paths, key=lambda p: (wants[p].count("', '"), p.name))
+    assert all((f"'{m}'" in wants[p]) <= (f"'{m}'" in wants[first]) for m in ("attn", "matplotlib") for p in paths)
+    assert "'attn', '" + server.url + "downloads/attn-" in wants[first], wants[first]
+
+    def run(path: Path) -> list[str]:
+        return execute(path, outside / path.stem, python=str(python), env=_reader_env())
+
+    problems = run(first)
+    with ThreadPoolExecutor(max_workers=min(2, os.cpu_count() or 1)) as pool:
+        problems += [p for found in pool.map(run, [p for p in paths if p != first]) for p in found]
+    return problems
+
+
+def _installed(python: Path) -> set[str]:
+    site_packages = sorted(python.parent.parent.glob("lib/python*/site-packages"))
+    return {p.name for sp in site_packages for p in sp.iterdir()}
+
+
+def test_every_notebook_runs_as_downloaded_in_a_fresh_python_3_12(notebooks, reader_python, torch_reader_python,
+                                                                   server, tmp_path):
+    """Installed by its own first cell, each notebook runs and prints what it shows (those that
+    import torch in Python 3.11: see the module docstring). The site is served here under the
+    address the build was told it is published at (only its host differs: the notebook's links to
+    TEST_SITE_URL are pointed at this server)."""
     outside = tmp_path / "home"  # the reader's folder, far from the repository
     downloaded = []
     for path in notebooks:
@@ -163,24 +208,18 @@ def test_every_notebook_runs_as_downloaded_in_a_fresh_python_3_12(notebooks, rea
         copy.parent.mkdir(parents=True, exist_ok=True)
         copy.write_text(text.replace(TEST_SITE_URL, server.url), encoding="utf-8")
         downloaded.append(copy)
-    # The notebook that installs the most goes first, alone; the others then find it all installed.
-    wants = {p: _setup_source(p) or "" for p in downloaded}
-    first = max(downloaded, key=lambda p: (wants[p].count("', '"), p.name))
-    assert all((f"'{m}'" in wants[p]) <= (f"'{m}'" in wants[first]) for m in ("attn", "matplotlib") for p in downloaded)
-    assert "'attn', '" + server.url + "downloads/attn-" in wants[first], wants[first]
-
-    def run(path: Path) -> list[str]:
-        return execute(path, outside / path.stem, python=str(reader_python), env=_reader_env())
-
-    problems = run(first)
-    with ThreadPoolExecutor(max_workers=min(2, os.cpu_count() or 1)) as pool:
-        problems += [p for found in pool.map(run, [p for p in downloaded if p != first]) for p in found]
-    site_packages = sorted(reader_python.parent.parent.glob("lib/python*/site-packages"))
-    installed = {p.name for sp in site_packages for p in sp.iterdir()}
-    print(f"\n{len(notebooks)} notebooks executed as downloaded, in fresh kernels of Python {READER_PYTHON} "
-          f"({first.name} installed attn from the served wheel): {len(problems)} problems")
+    with_torch = [p for p in downloaded if "'torch'" in (_setup_source(p) or "")]
+    without = [p for p in downloaded if p not in with_torch]
+    assert with_torch and without, "expected notebooks both with and without torch"
+    problems = _run_group(without, reader_python, outside, server)
+    problems += _run_group(with_torch, torch_reader_python, outside, server)
+    print(f"\n{len(notebooks)} notebooks executed as downloaded, in fresh kernels: {len(without)} of Python "
+          f"{READER_PYTHON}, {len(with_torch)} that import torch of Python {TORCH_PYTHON}: {len(problems)} problems")
     assert problems == [], "\n".join(problems)
-    assert {"attn", "numpy", "matplotlib"} <= installed, sorted(installed)
+    assert {"attn", "numpy", "matplotlib"} <= _installed(reader_python), sorted(_installed(reader_python))
+    assert {"attn", "numpy", "matplotlib", "torch"} <= _installed(torch_reader_python), sorted(
+        _installed(torch_reader_python))
+    assert "torch" not in _installed(reader_python), "a notebook without torch installed it"
 
 
 def test_the_set_up_cell_installs_nothing_where_everything_imports(notebooks, tmp_path):
