@@ -176,7 +176,8 @@ def _prose(text: str, marker: str) -> str:
 
 
 def _comment(text: str, marker: str) -> str:
-    return f"# measured edit {marker}\n" + text
+    """A comment line at the end (a snippet split into cells must open with its first cell)."""
+    return text.rstrip("\n") + f"\n# measured edit {marker}\n"
 
 
 def snippet_seconds(project: Path, name: str, repeats: int, timeout: float | None = None) -> float:
