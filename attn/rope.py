@@ -25,7 +25,7 @@ def rope_frequencies(d_k, base=10000.0):
     >>> rope_frequencies(4)  # (d_k / 2,): 10000^0, 10000^(-1/2)
     array([1.  , 0.01])
 
-    Taught on: docs/12-positions-after-2017.md
+    Taught on: docs/15-long-context.md
     """
     if not isinstance(d_k, int) or d_k < 2 or d_k % 2:
         raise ValueError(f"d_k must be an even int >= 2, got {d_k!r}")
