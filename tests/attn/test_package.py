@@ -298,6 +298,12 @@ def model_calls(rng):
             {},
         ),
         "attention_weights": (attn.attention_weights, (model, source, target, config), {}),
+        "decoder_only_attention_weights": (attn.decoder_only_attention_weights, (decoder_only, target, config), {}),
+        "sample_generate": (
+            attn.sample_generate,
+            (decoder_only, target[0, :2], config, 2, np.random.default_rng(1)),
+            {"temperature": 0.8, "k": 3, "p": 0.9},
+        ),
         "parameter_counts": (attn.parameter_counts, (config,), {}),
         "learning_rate": (attn.learning_rate, (10, 8), {"warmup_steps": 4}),
         "init_adam": (attn.init_adam, (model,), {}),
@@ -338,6 +344,15 @@ def _later_calls(rng, x, mha, encoder, h):
         "pre_norm_layer": (attn.pre_norm_layer, (x, encoder, h), {}),
         "pre_norm_stack": (attn.pre_norm_stack, (x, [encoder, encoder], h, attn.init_layer_norm(d_model)), {}),
         "post_norm_stack": (attn.post_norm_stack, (x, [encoder], h), {}),
+        "with_temperature": (attn.with_temperature, (x, 0.7), {}),
+        "top_k": (attn.top_k, (attn.softmax(x), 3), {}),
+        "top_p": (attn.top_p, (attn.softmax(x), 0.8), {}),
+        "next_distribution": (attn.next_distribution, (x, 0.7), {"k": 3, "p": 0.8}),
+        "pair_counts": (attn.pair_counts, (rng.integers(0, 3, 20),), {}),
+        "merge_pair": (attn.merge_pair, (rng.integers(0, 3, 20), (1, 1), 3), {}),
+        "learn_bpe": (attn.learn_bpe, (rng.integers(0, 3, 20), 3, 3), {}),
+        "bpe_encode": (attn.bpe_encode, (rng.integers(0, 3, 20), [(1, 1), (0, 3)], 3), {}),
+        "bpe_decode": (attn.bpe_decode, (np.array([4, 3, 0]), [(1, 1), (0, 3)], 3), {}),
     }
 
 
