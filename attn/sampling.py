@@ -17,7 +17,7 @@ import numpy as np
 
 from ._validate import check_int, check_rng
 from .core import softmax
-from .model import decoder_only_step, new_caches
+from .model import decoder_only_step, forward_decoder_only, new_caches
 
 
 def with_temperature(logits, temperature):
@@ -95,11 +95,13 @@ def next_distribution(logits, temperature=1.0, k=None, p=None):
     return probs
 
 
-def sample_generate(params, prompt, config, steps, rng, temperature=1.0, k=None, p=None):
-    """Continue a prompt with the decoder-only model, drawing each token (key-value cache).
+def sample_generate(params, prompt, config, steps, rng, temperature=1.0, k=None, p=None, context=None):
+    """Continue a prompt with the decoder-only model, drawing each token.
 
     prompt: int (n_0,), steps: tokens to draw, rng: numpy Generator, temperature, k, p: as in
-    :func:`next_distribution` -> int (n_0 + steps,)
+    :func:`next_distribution`, context: None to read the whole sequence (key-value cache), or
+    the most tokens the model reads at each step (the last ``context``, as it was trained)
+    -> int (n_0 + steps,)
 
     >>> from attn import Config, init_decoder_only
     >>> config = Config(vocab=10, d_model=8, h=2, d_ff=16, N=1, pad=None)
@@ -114,10 +116,21 @@ def sample_generate(params, prompt, config, steps, rng, temperature=1.0, k=None,
     tokens = np.asarray(prompt)
     if tokens.ndim != 1 or tokens.size == 0:
         raise ValueError(f"the prompt must be one sequence of at least one token, got shape {tokens.shape}")
-    caches = new_caches(params, config, tokens.size + steps)
+    if context is None:
+        caches = new_caches(params, config, tokens.size + steps)
+
+        def next_logits(tokens, new):
+            return decoder_only_step(params, new, config, caches)[-1]  # (vocab,)
+
+    else:
+        context = check_int(context, "context", 1)
+
+        def next_logits(tokens, new):
+            return forward_decoder_only(params, tokens[-context:], config)[-1]  # (vocab,)
+
     new = tokens
     for _ in range(steps):
-        probs = next_distribution(decoder_only_step(params, new, config, caches)[-1], temperature, k, p)
+        probs = next_distribution(next_logits(tokens, new), temperature, k, p)
         new = np.array([rng.choice(probs.size, p=probs)])  # (1,)
         tokens = np.concatenate([tokens, new])
     return tokens

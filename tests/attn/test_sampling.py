@@ -64,6 +64,19 @@ def test_top_k_of_one_is_greedy(lm, lm_config):
     np.testing.assert_array_equal(sampled, greedy)
 
 
+def test_a_window_as_long_as_the_sequence_is_the_cache(lm, lm_config):
+    cached = attn.sample_generate(lm, [2, 7], lm_config, 5, np.random.default_rng(4), temperature=1.3)
+    windowed = attn.sample_generate(lm, [2, 7], lm_config, 5, np.random.default_rng(4), temperature=1.3, context=7)
+    np.testing.assert_array_equal(cached, windowed)
+
+
+def test_a_short_window_reads_only_the_last_tokens(lm, lm_config):
+    # With context 1 every draw depends on the last token alone: the same last token, the same row.
+    one = attn.sample_generate(lm, [3, 9], lm_config, 1, np.random.default_rng(8), context=1)
+    other = attn.sample_generate(lm, [5, 9], lm_config, 1, np.random.default_rng(8), context=1)
+    assert one[-1] == other[-1]
+
+
 def test_a_seed_fixes_the_sample(lm, lm_config):
     draw = [attn.sample_generate(lm, [2], lm_config, 12, np.random.default_rng(5), temperature=1.5) for _ in range(2)]
     np.testing.assert_array_equal(draw[0], draw[1])
