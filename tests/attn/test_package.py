@@ -37,6 +37,7 @@ PAGES = {
     "docs/10-training.md",
     "docs/11-generating-text.md",
     "docs/12-positions-after-2017.md",
+    "docs/13-real-language.md",
 }
 
 ALLOWED_IMPORTS = {"numpy", "math", "typing", "dataclasses"}  # numpy and a little of the standard library
