@@ -32,8 +32,9 @@ def pair_counts(ids):
     ids = _ids(ids)
     if ids.size < 2:
         return np.empty((0, 2), dtype=np.int64), np.empty(0, dtype=np.int64)
-    pairs = np.stack([ids[:-1], ids[1:]], axis=1)  # (n - 1, 2)
-    return np.unique(pairs, axis=0, return_counts=True)
+    base = int(ids.max()) + 1
+    codes, counts = np.unique(ids[:-1] * base + ids[1:], return_counts=True)  # (m,): one int per pair
+    return np.stack([codes // base, codes % base], axis=1), counts  # (m, 2), sorted as the codes are
 
 
 def merge_pair(ids, pair, new_id):
