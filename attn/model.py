@@ -345,6 +345,28 @@ def attention_weights(params, source, target_in, config):
     return weights
 
 
+def decoder_only_attention_weights(params, tokens, config):
+    """Every self-attention weight of the decoder-only model at inference, layer by layer.
+
+    tokens: int (..., n) -> [N arrays (..., h, n, n)]; row i of head j is where position i
+    looked, zero to the right of i (the causal mask).
+
+    >>> config = Config(vocab=10, d_model=8, h=2, d_ff=16, N=2, pad=None)
+    >>> params = init_decoder_only(np.random.default_rng(0), config)
+    >>> weights = decoder_only_attention_weights(params, np.array([3, 4, 5]), config)
+    >>> len(weights), weights[0].shape, float(weights[1][0, 0, 2])  # layers, (h, n, n); position 0 sees only itself
+    (2, (2, 3, 3), 0.0)
+
+    Taught on: docs/13-real-language.md
+    """
+    config = _check(config)
+    _, tape = _decoder_only_forward_with_tape(params, tokens, config, rng=None)
+    return [
+        multi_head_attention(cache["x"], cache["x"], layer["self_attn"], config.h, tape["mask"], True)[1]
+        for layer, cache in zip(params["layers"], tape["stack"]["caches"], strict=True)
+    ]
+
+
 def parameter_counts(config, decoder_only=False):
     """How many parameters each part of the model has, from the sizes alone (no arrays).
 

@@ -65,7 +65,7 @@ def load() -> str:
 
 
 def tracked_copy(dest: Path) -> Path:
-    """The files git tracks, copied to ``dest`` (a fresh clone's tree, without the history)."""
+    """The files git tracks, and data/, copied to ``dest`` (a fresh clone's tree after set-up, without the history)."""
     names = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout.split(b"\0")
     for name in filter(None, names):
         source = ROOT / os.fsdecode(name)
@@ -73,6 +73,8 @@ def tracked_copy(dest: Path) -> Path:
             target = dest / os.fsdecode(name)
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, target)
+    if (ROOT / "data").is_dir():  # the text `make text` fetched (ignored by git)
+        shutil.copytree(ROOT / "data", dest / "data", dirs_exist_ok=True)
     return dest
 
 

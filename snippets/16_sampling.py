@@ -1,30 +1,12 @@
 import matplotlib.pyplot as plt
 import numpy as np
 
-from attn import softmax
+from attn import top_k, top_p, with_temperature
 
 logits = np.array([3.0, 2.5, 2.0, 1.0, 0.5, 0.0, -1.0, -2.0])  # (V,): one step's scores, V = 8
 
-
-def top_k(p, k):
-    """Keep the k most probable tokens and renormalise: (V,) -> (V,)."""
-    keep = np.argsort(p)[::-1][:k]
-    q = np.zeros_like(p)
-    q[keep] = p[keep]
-    return q / q.sum()
-
-
-def top_p(p, top):
-    """Keep the fewest most probable tokens whose mass reaches top, renormalised: (V,) -> (V,)."""
-    order = np.argsort(p)[::-1]
-    kept = order[: np.searchsorted(np.cumsum(p[order]), top) + 1]
-    q = np.zeros_like(p)
-    q[kept] = p[kept]
-    return q / q.sum()
-
-
-p = softmax(logits)
-cold, hot = softmax(logits / 0.5), softmax(logits / 2.0)
+p = with_temperature(logits, 1.0)
+cold, hot = with_temperature(logits, 0.5), with_temperature(logits, 2.0)
 k3, p90 = top_k(p, 3), top_p(p, 0.9)
 top_k_mass = np.sort(p)[::-1][:3].sum()      # what top-k = 3 keeps of the mass
 top_p_kept = int((p90 > 0).sum())

