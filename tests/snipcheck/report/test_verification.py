@@ -78,3 +78,17 @@ def test_the_ledger_is_collapsible_and_filterable(ledger_build):
     ledger = verification_page(ledger_build)
     assert ledger.count('<details class="snipcheck-rows">') == 3  # two pages, and the quotes
     assert 'id="snipcheck-filter"' in ledger and "hashchange" in ledger and "fetch(" not in ledger
+
+
+def test_the_data_files_widgets_show_are_listed_with_their_snippet(project):
+    project.page("p.md", '# Widths\n\n```python run="w.py"\n```\n\n'
+                 '<div class="widget" data-widget="temperature" data-src="figures/w/t.json">\nWeights.\n</div>\n')
+    project.snippet("w.py", 'with open("t.json", "w") as f:\n    f.write("[0.5]")\n')
+    build = project.build()
+    assert build.problems == []
+    text = verification_page(build)
+    assert "| [figures/w/t.json](figures/w/t.json) | [Widths](p.md) | temperature | <code>snippets/w.py</code> |" in text
+
+
+def test_no_data_file_no_section(ledger_build):
+    assert "## Data files" not in verification_page(ledger_build)
