@@ -1,4 +1,5 @@
 import itertools
+import json
 import math
 
 import matplotlib.pyplot as plt
@@ -193,3 +194,17 @@ for head, ax in enumerate(axes):
     ax.tick_params(length=0)
 fig.colorbar(image, ax=axes, shrink=0.8, label="attention weight")
 fig.savefig("cross_attention.svg")
+
+# ---- the attention explorer's data: every head of the model, on four held-out sequences ------
+maps = attention_weights(model, source[:4], target[:4, :-1], config)  # N = 1: one layer each way
+
+
+def token_text(t):
+    return "BOS" if t == BOS else str(t)
+
+
+with open("attention.json", "w") as f:
+    json.dump({"heads": h, "source": [[token_text(t) for t in row] for row in source[:4]],
+               "target": [[token_text(t) for t in row] for row in target[:4, :-1]],
+               "maps": {kind: maps[kind][0].round(2).tolist() for kind in ("encoder", "decoder", "cross")}},
+              f)  # maps: kind -> (4, h, n, n): row i of a head is where query position i looks
