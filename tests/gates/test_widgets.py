@@ -109,6 +109,7 @@ def _drive_attention(page, widget, data):
                 if q % 2:
                     button.hover()  # the mouse
                 else:
+                    page.mouse.move(0, 0)  # away: no pointer over the buttons the keyboard picks among
                     button.focus()  # the keyboard
                 assert widget.locator(f'button[data-query="{q}"]').get_attribute("aria-pressed") == "true"
                 for head in range(data["heads"]):
@@ -210,8 +211,7 @@ def test_on_a_phone_the_widget_fits_and_answers_a_tap(browser, server, widgets, 
         control = widget.locator("button.widget-token, input").last
         control.scroll_into_view_if_needed()
         control.tap()
-        if name != "attention" or widget.locator("button.widget-token").count() > 1:
-            assert _status(widget) != before or name == "temperature", "a tap changed nothing"
+        assert _status(widget) != before, "a tap changed nothing"
         box = widget.bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"] + 1, "the page scrolls sideways"
