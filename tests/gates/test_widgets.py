@@ -160,7 +160,7 @@ def _drive_kv_cache(page, widget, data):
             page.keyboard.press("Home")
             for g, heads in enumerate(model["groups"]):
                 shown = model["shown"][g][c]
-                assert widget.locator("svg text.widget-start").inner_text() == shown
+                assert widget.locator("svg text.widget-start").text_content() == shown
                 assert f"{heads} key/value heads, {n} tokens: {shown} " in _status(widget)
                 assert _status(widget).startswith(model["name"] + " ")
                 page.keyboard.press("ArrowRight")
