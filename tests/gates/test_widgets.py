@@ -14,7 +14,7 @@ import re
 
 import pytest
 from browsertour import AXE_RUN_JS, DESKTOP, PHONE, csp_violations, watch_csp
-from sitekit import ARTIFACTS, AXE_JS
+from sitekit import ARTIFACTS, AXE_JS, TEST_SITE_URL
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -225,6 +225,14 @@ def test_instant_navigation_draws_the_widgets_of_the_new_page(browser, server, w
     path = widgets["temperature"][0]
     context = browser.new_context(viewport=DESKTOP, color_scheme="light", reduced_motion="reduce")
     watch_csp(context)
+
+    def sitemap_here(route) -> None:
+        """The sitemap with the test server's addresses: Material navigates instantly only to a
+        page the sitemap lists (test_browser.py does the same)."""
+        response = route.fetch()
+        route.fulfill(response=response, body=response.text().replace(TEST_SITE_URL, server.url))
+
+    context.route("**/sitemap.xml", sitemap_here)
     try:
         page = context.new_page()
         watch = _Watch(page)
