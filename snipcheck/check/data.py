@@ -30,7 +30,7 @@ def _finite(value, where: str = "$") -> None:
 
 
 def canonical(data: bytes, limit: int = MAX_DATA_BYTES) -> str:
-    """The data file as compact JSON, safe inside a ``<script>`` element; DataError if it is not
+    """The data file as compact JSON, with no ``<`` (safe in any HTML); DataError if it is not
     valid, finite, UTF-8 JSON of at most ``limit`` bytes."""
     if len(data) > limit:
         raise DataError(f"is {len(data):,} bytes; a data file ships in its page, so at most {limit:,}")

@@ -9,8 +9,9 @@ Each tie's link title says what stands behind the number (``computed by snippets
 variance[4]; checked at the printed precision``): the site shows it on hover, focus and tap, and it
 is the link's accessible description.
 - a figure stays as written;
-- a widget stays as written, followed by its checked data file as a ``<script type="application/json">``
-  (its script reads the data there, so the page works from file:// too, where a fetch is refused).
+- a widget stays as written, followed by its checked data file in the attribute of an empty, hidden
+  ``<div class="widget-data">`` (its script reads the data there: no fetch, which file:// refuses;
+  not a script element, which instant navigation would run; not text, which search would index).
 Problems (and, under ``mkdocs serve``, snippets still running) are listed at the top of the page.
 Each region type has one handler in ``RENDER``: a tie gives the text that replaces its span, a
 block the lines that replace its lines.
@@ -185,7 +186,8 @@ def _widget(widget: Widget, outcome: Outcome, build: Build, verification: str) -
     if outcome.data is None:
         return lines  # no checked data: the widget shows its text alternative
     src = widget.src.replace("&", "&amp;").replace('"', "&quot;")
-    return [*lines, "", f'<script type="application/json" class="widget-data" data-src="{src}">{outcome.data}</script>']
+    values = outcome.data.replace("&", "&amp;").replace("'", "&#39;")  # a single-quoted attribute
+    return [*lines, "", f'<div class="widget-data" hidden data-src="{src}" data-values=\'{values}\'></div>']
 
 
 def _header(build: Build, src_uri: str) -> list[str]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+import json
 import re
 
 import pytest
@@ -81,8 +83,8 @@ def test_a_widget_embeds_its_checked_data_after_its_div(project):
     build = _widget_project(project)
     assert build.problems == []
     text = render(build, "p.md")
-    assert ('</div>\n\n<script type="application/json" class="widget-data" data-src="figures/w/t.json">'
-            '{"w":[0.25,0.75]}</script>\n') in text
+    assert ('</div>\n\n<div class="widget-data" hidden data-src="figures/w/t.json" '
+            """data-values='{"w":[0.25,0.75]}'></div>\n""") in text
 
 
 @pytest.mark.hostile
@@ -105,7 +107,7 @@ def test_a_widget_embeds_its_checked_data_after_its_div(project):
 def test_a_widget_whose_data_is_not_a_checked_file_of_its_page_fails(project, data, src, problem):
     build = _widget_project(project, data, src)
     assert problem in [str(p) for p in build.problems]
-    assert '<script type="application/json"' not in render(build, "p.md")
+    assert 'class="widget-data"' not in render(build, "p.md")
 
 
 @pytest.mark.hostile
@@ -138,3 +140,12 @@ def test_a_widget_on_another_page_than_its_snippet_fails(project):
     assert project.problems() == [
         "docs/p.md:4: widget figures/w/t.json shows a file of snippets/w.py, which this page does not run: "
         "add a run block for it (snippets/w.py)"]
+
+
+@pytest.mark.hostile
+def test_a_quote_or_ampersand_in_the_data_cannot_leave_its_attribute(project):
+    build = _widget_project(project, data="{'w': \"it's <b> & '\"}")
+    assert build.problems == []
+    line = next(x for x in render(build, "p.md").split("\n") if 'class="widget-data"' in x)
+    values = re.search(r"data-values='([^']*)'", line)[1]
+    assert json.loads(html.unescape(values)) == {"w": "it's <b> & '"} and line.endswith("></div>")

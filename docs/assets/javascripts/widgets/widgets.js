@@ -1,6 +1,6 @@
 /* Interactive figures. Each <div class="widget" data-widget="NAME" data-src="FILE"> is drawn by
    the script registered under NAME, from the checked data file the page carries right after it
-   (<script type="application/json" class="widget-data" data-src="FILE">): no fetch, so it works
+   (<div class="widget-data" hidden data-src="FILE" data-values="JSON">): no fetch, so it works
    from file:// too. A widget looks its values up in that file and computes none. Until a script
    draws it (or if none does), the div shows its text alternative. Runs on every page Material
    shows, instant navigation included (document$). */
@@ -13,9 +13,9 @@
 
   function data(el) {
     var src = el.getAttribute("data-src");
-    var blocks = document.querySelectorAll("script.widget-data");
+    var blocks = document.querySelectorAll("div.widget-data[data-values]");
     for (var i = 0; i < blocks.length; i++) {
-      if (blocks[i].getAttribute("data-src") === src) return JSON.parse(blocks[i].textContent);
+      if (blocks[i].getAttribute("data-src") === src) return JSON.parse(blocks[i].getAttribute("data-values"));
     }
     return null;
   }
