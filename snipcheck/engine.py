@@ -253,7 +253,7 @@ class Engine:
         for name in names:
             if not name.startswith("_") and name not in run and name not in results:
                 problems.append(Problem(ProblemKind.UNUSED, f"{snippets_rel}/{name}", 1, "no page runs this snippet"))
-        shown = {figure_target(uri, fig.src) for uri, doc in docs.items() for fig in doc.figures}
+        shown = {figure_target(uri, fig.src) for uri, doc in docs.items() for fig in [*doc.figures, *doc.widgets]}
         for name, result in sorted(results.items()):
             for fig in result.figures:
                 site_path = figure_path(name, fig)

@@ -2,7 +2,8 @@
 verification page's name.
 
 A snippet ``NAME.py`` that saves ``FILE`` in its working folder gives the site
-``figures/NAME/FILE``; a page shows it by a relative link that resolves there.
+``figures/NAME/FILE``; a page shows it by a relative link that resolves there (an image), or by a
+widget whose ``data-src`` does (a data file, ``.json``).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import posixpath
 
 FIGURES_DIR = "figures"
 VERIFICATION_PAGE = "verification.md"
+DATA_SUFFIX = ".json"  # a data file: a widget shows it, no image link may
 
 
 def figure_folder(snippet: str) -> str:
@@ -37,3 +39,9 @@ def figure_stem(target: str) -> str | None:
     """``NAME`` of a site path ``figures/NAME/FILE``, or None for any other path."""
     parts = target.split("/")
     return parts[1] if len(parts) > 2 and parts[0] == FIGURES_DIR else None
+
+
+def figure_snippet(target: str) -> str | None:
+    """``NAME.py``, the snippet that writes the site path ``figures/NAME/FILE``, or None."""
+    stem = figure_stem(target)
+    return None if stem is None else f"{stem}.py"

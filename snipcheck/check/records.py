@@ -45,6 +45,7 @@ class Outcome:
     citations: list[Citation] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     value: Looked | None = None  # what a tie's name looked up to (accept writes it back)
+    data: str | None = None  # a widget's data file, checked, as compact JSON (its page embeds it)
 
     @property
     def drifted(self) -> bool:

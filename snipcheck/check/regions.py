@@ -7,13 +7,14 @@ from __future__ import annotations
 from decimal import Decimal, InvalidOperation
 
 from ..dispatch import ByRegion
-from ..layout import figure_target, is_figure
+from ..layout import DATA_SUFFIX, figure_snippet, figure_target, is_figure
 from ..numeric import compare_output, compare_tokens, tokenize
 from ..problems import VALUE_LIMIT, Problem, ProblemKind, cut
-from ..read.regions import ComputedTie, Figure, NamedTie, OutputBlock, QuotedTie, RangeTie, RunBlock
+from ..read.regions import ComputedTie, Figure, NamedTie, OutputBlock, QuotedTie, RangeTie, RunBlock, Widget
 from ..run.result import SnippetResult
 from ..values.compare import compare_value, measured_text
 from ..values.computed import Looked, ReferenceError_, lookup
+from .data import DataError, canonical
 from .records import Check, Citation, Context, Outcome
 
 CHECK = ByRegion("CHECK")
@@ -167,6 +168,39 @@ def check_figure(figure: Figure, ctx: Context) -> Outcome:
         out.problems.append(Problem(ProblemKind.FIGURE, ctx.path, figure.line, f"figure {figure.src} has no alt text: describe what it shows"))
     if target not in ctx.drawn and not target.startswith(ctx.failed):
         out.problems.append(Problem(ProblemKind.FIGURE, ctx.path, figure.line, f"figure {figure.src} was not drawn by any snippet this build ran"))
+    return out
+
+
+@CHECK.register(Widget)
+def check_widget(widget: Widget, ctx: Context) -> Outcome:
+    """The data file a widget shows: written by a snippet this page runs, and valid JSON."""
+    out = Outcome()
+    target = figure_target(ctx.uri, widget.src)
+
+    def refuse(message: str, snippet: str | None = None) -> Outcome:
+        out.problems.append(Problem(ProblemKind.FIGURE, ctx.path, widget.line, message, snippet))
+        return out
+
+    if not widget.alt:
+        refuse(f"widget {widget.src} has no text alternative: say inside the div what it shows")
+    snippet = figure_snippet(target) if is_figure(target) and target.endswith(DATA_SUFFIX) else None
+    if snippet is None:
+        return refuse(f"widget data-src={widget.src!r} must name a {DATA_SUFFIX} file in the figures folder "
+                      "(figures/SNIPPET/FILE, a file a snippet of this page writes)")
+    where = ctx.where(snippet)
+    if snippet not in ctx.runs:
+        return refuse(f"widget {widget.src} shows a file of {where}, which this page does not run: "
+                      "add a run block for it", where)
+    result = ctx.results.get(snippet)
+    if result is None or result.pending or result.error is not None:
+        return out  # still running, or its failure is reported at its run block
+    file = target.split("/", 2)[2]
+    if file not in result.figures:
+        return refuse(f"widget {widget.src} shows {file}, which {where} did not write", where)
+    try:
+        out.data = canonical(result.figure_bytes(file))
+    except DataError as exc:
+        refuse(f"widget {widget.src}: {file} {exc}", where)
     return out
 
 

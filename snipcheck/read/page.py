@@ -18,6 +18,10 @@ The syntax, all of it:
 
     ![Alt text that describes the figure](figures/02_steps/steps.svg)   <- a figure a snippet drew.
 
+    <div class="widget" data-widget="NAME" data-src="figures/04_widget/data.json">  <- a script
+    Text alternative: what the widget shows.                      draws a data file a snippet
+    </div>                                                        wrote (read/widgets.py).
+
 Line numbers are 1-based and count from the top of the file, front matter included, at \\n,
 \\r\\n or \\r only, as MkDocs counts them.
 
@@ -37,8 +41,9 @@ from dataclasses import dataclass, field
 
 from ..numeric import split_lines, tokenize
 from ..problems import Problem, ProblemKind
-from .regions import Figure, NamedTie, OutputBlock, Region, RunBlock, Tie
+from .regions import Figure, NamedTie, OutputBlock, Region, RunBlock, Tie, Widget
 from .ties import forbidden_spans, mask_code, read_tie, tie_spans
+from .widgets import read_widget
 
 MAX_TIMEOUT = 24 * 3600.0
 MAX_MEMORY_MB = 1 << 20
@@ -82,6 +87,10 @@ class Document:
     @property
     def figures(self) -> list[Figure]:
         return [r for r in self.regions if isinstance(r, Figure)]
+
+    @property
+    def widgets(self) -> list[Widget]:
+        return [r for r in self.regions if isinstance(r, Widget)]
 
     def snippets(self) -> list[str]:
         """Every snippet this page needs, run blocks first, in page order, without repeats."""
@@ -194,6 +203,14 @@ class _Scanner:
             if depth <= 0 or (not self.lines[j].strip() and j > start):
                 break
             j += 1
+        last = min(j, len(self.lines) - 1)
+        while last > start and not self.lines[last].strip():
+            last -= 1
+        widget, problem = read_widget("\n".join(self.lines[start : last + 1]), start + 1, last + 1)
+        if problem:
+            self.doc.problem(ProblemKind.SYNTAX, start + 1, problem)
+        elif widget is not None:
+            self.doc.regions.append(widget)
         return j + 1
 
     def _indented_code(self, start: int, base: int) -> int:

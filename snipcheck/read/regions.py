@@ -8,7 +8,8 @@ through its own registry (``snipcheck.dispatch``): checking (``check/regions.py`
 contains.
 
 The regions: ``RunBlock``, ``OutputBlock``, ``ComputedTie`` (``{{ 0.248 = NAME }}``),
-``QuotedTie`` (``{{ 27.3 @ SOURCE }}``), ``RangeTie`` (``{{ 3..5 ~ NAME }}``) and ``Figure``.
+``QuotedTie`` (``{{ 27.3 @ SOURCE }}``), ``RangeTie`` (``{{ 3..5 ~ NAME }}``), ``Figure`` and
+``Widget`` (a raw ``<div class="widget">`` that shows a data file a snippet wrote).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ class RegionKind(enum.Enum):
     QUOTED_TIE = "quoted tie"
     RANGE_TIE = "range tie"
     FIGURE = "figure"
+    WIDGET = "widget"
 
 
 # eq=False: a region is itself (it hashes by identity), so the outcomes of a check are keyed by it.
@@ -123,5 +125,17 @@ class Figure(Region):
     src: str = ""
 
 
+@dataclass(eq=False)
+class Widget(Region):
+    """``<div class="widget" data-widget="NAME" data-src="figures/STEM/FILE.json">TEXT</div>``:
+    a script draws the data file; TEXT is its text alternative."""
+
+    kind = RegionKind.WIDGET
+    name: str = ""  # data-widget: which script draws it
+    src: str = ""  # data-src: the data file, relative to the page
+    alt: str = ""  # the text inside the div, tags stripped
+    block: str = ""  # the raw HTML block, as written
+
+
 # Every region type a page can hold: each stage registers one handler for each of them.
-REGION_TYPES = (RunBlock, OutputBlock, ComputedTie, QuotedTie, RangeTie, Figure)
+REGION_TYPES = (RunBlock, OutputBlock, ComputedTie, QuotedTie, RangeTie, Figure, Widget)

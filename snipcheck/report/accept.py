@@ -23,7 +23,7 @@ from ..check.records import Build, Outcome
 from ..dispatch import ByRegion
 from ..numeric import Number
 from ..read.page import Document
-from ..read.regions import ComputedTie, Figure, OutputBlock, QuotedTie, RangeTie, RunBlock
+from ..read.regions import ComputedTie, Figure, OutputBlock, QuotedTie, RangeTie, RunBlock, Widget
 from ..run.result import SnippetResult
 from ..values.computed import Looked
 from ..values.documented import ValueKind
@@ -82,10 +82,10 @@ def _accept_output(out: OutputBlock, outcome: Outcome, build: Build, lines: Line
         lines[out.line - 1 : out.end_line] = _new_block(out, stdout, lines[out.line - 1], lines[out.end_line - 1])
 
 
-@ACCEPT.register(RunBlock, QuotedTie, RangeTie, Figure)
+@ACCEPT.register(RunBlock, QuotedTie, RangeTie, Figure, Widget)
 def _accept_nothing(region, outcome: Outcome, build: Build, lines: Lines) -> None:
     """A run block holds no documented value; a range is a judgement, a quote is a source's, a
-    figure is drawn anew: none is rewritten."""
+    figure or a widget's data is written anew: none is rewritten."""
 
 
 def _new_block(out: OutputBlock, stdout: str, opening: tuple[str, str], closing: tuple[str, str]) -> list[tuple[str, str]]:

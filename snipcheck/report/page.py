@@ -8,7 +8,10 @@
 Each tie's link title says what stands behind the number (``computed by snippets/04_variance.py:
 variance[4]; checked at the printed precision``): the site shows it on hover, focus and tap, and it
 is the link's accessible description.
-- a figure stays as written.
+- a figure stays as written;
+- a widget stays as written, followed by its checked data file in the attribute of an empty, hidden
+  ``<div class="widget-data">`` (its script reads the data there: no fetch, which file:// refuses;
+  not a script element, which instant navigation would run; not text, which search would index).
 Problems (and, under ``mkdocs serve``, snippets still running) are listed at the top of the page.
 Each region type has one handler in ``RENDER``: a tie gives the text that replaces its span, a
 block the lines that replace its lines.
@@ -25,7 +28,7 @@ from ..layout import VERIFICATION_PAGE
 from ..problems import Problem, ProblemKind
 from ..read.cells import cell_code
 from ..read.page import Document
-from ..read.regions import ComputedTie, Figure, OutputBlock, QuotedTie, RangeTie, RunBlock
+from ..read.regions import ComputedTie, Figure, OutputBlock, QuotedTie, RangeTie, RunBlock, Widget
 
 RENDER = ByRegion("RENDER")
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
@@ -175,6 +178,16 @@ def _output(block: OutputBlock, outcome: Outcome, build: Build, verification: st
 @RENDER.register(Figure)
 def _figure(figure: Figure, outcome: Outcome, build: Build, verification: str) -> None:
     return None  # the image link stays as written; the figure is a file the build adds
+
+
+@RENDER.register(Widget)
+def _widget(widget: Widget, outcome: Outcome, build: Build, verification: str) -> list[str]:
+    lines = widget.block.split("\n")
+    if outcome.data is None:
+        return lines  # no checked data: the widget shows its text alternative
+    src = widget.src.replace("&", "&amp;").replace('"', "&quot;")
+    values = outcome.data.replace("&", "&amp;").replace("'", "&#39;")  # a single-quoted attribute
+    return [*lines, "", f'<div class="widget-data" hidden data-src="{src}" data-values=\'{values}\'></div>']
 
 
 def _header(build: Build, src_uri: str) -> list[str]:

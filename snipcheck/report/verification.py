@@ -24,7 +24,7 @@ import tokenize
 from collections import defaultdict
 
 from ..check.records import Build
-from ..layout import VERIFICATION_PAGE
+from ..layout import VERIFICATION_PAGE, figure_snippet, figure_target
 from ..read.regions import RegionKind
 from .page import md_text, plain_title, tie_id
 from .urls import link
@@ -117,6 +117,24 @@ def snippet_asserts(source: str) -> list[tuple[int, str, str]]:
     return sorted(found)
 _QUOTE_HEAD = ('<table>\n<thead>\n<tr>\n<th>Page</th>\n<th style="text-align: right;">Line</th>\n<th>Number</th>\n'
                "<th>Source</th>\n</tr>\n</thead>\n<tbody>")
+
+
+def _data_files(build: Build, titles: dict[str, str], use_directory_urls: bool) -> list[str]:
+    """The data files the widgets show, each with its page and the snippet that wrote it."""
+    rows = []
+    for uri, doc in sorted(build.docs.items()):
+        for widget in doc.widgets:
+            if build.outcome(widget).data is None:
+                continue
+            target = figure_target(uri, widget.src)
+            page = md_text(titles.get(uri, uri))
+            rows.append(f"| [{md_text(target)}]({target}) | [{page}]({uri}) | {md_text(widget.name)} "
+                        f"| <code>{_cell(build.snippet_label(figure_snippet(target)))}</code> |")
+    if not rows:
+        return []
+    return ["## Data files", "", "The widgets show these files, each written by the snippet named; "
+            "a widget looks its values up and computes none.", "",
+            "| Data file | Page | Widget | Written by |", "| --- | --- | --- | --- |", *rows, ""]
 
 
 def verification_page(build: Build, titles: dict[str, str] | None = None, use_directory_urls: bool = True) -> str:
@@ -212,6 +230,7 @@ def verification_page(build: Build, titles: dict[str, str] | None = None, use_di
                        f"<td><code>{_cell(build.snippet_label(c.snippet))}</code></td>\n</tr>")
         out += ["</tbody>\n</table>", "</details>", ""]
     out += _conditions_section(build, conditions, titles, use_directory_urls)
+    out += _data_files(build, titles, use_directory_urls)
     out += ["## Quoted from sources", "", "These numbers are not computed here: each is reported by the source named.", ""]
     out += ['<details class="snipcheck-rows">', f"<summary>{len(citations)} numbers quoted from sources</summary>", _QUOTE_HEAD]
     for c in citations:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from snipcheck.layout import FIGURES_DIR, VERIFICATION_PAGE, figure_folder, figure_path, figure_stem, figure_target, is_figure
+from snipcheck.layout import FIGURES_DIR, VERIFICATION_PAGE, figure_folder, figure_path, figure_snippet, figure_stem, figure_target, is_figure
 
 
 def test_a_snippets_figures_stand_in_a_folder_named_after_it():
@@ -35,3 +35,4 @@ def test_an_image_link_resolves_from_its_page(page, src, target):
 def test_only_a_path_in_the_figures_folder_is_a_snippets_figure(target, figure, stem):
     assert is_figure(target) is figure
     assert figure_stem(target) == stem
+    assert figure_snippet(target) == (None if stem is None else f"{stem}.py")

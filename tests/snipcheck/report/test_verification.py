@@ -109,3 +109,17 @@ def test_the_conditions_a_page_rests_on_are_listed_with_file_line_and_message(tm
     assert "<code>snippets/a.py:2</code></td>\n<td><code>n % 2 == 0</code></td>\n<td>n is even</td>" in section
     assert "<code>snippets/a.py:3</code></td>\n<td><code>n &gt; 0</code></td>\n<td>&lt;positive&gt;</td>" in section
     assert "**2** conditions the code asserts" in ledger
+
+
+def test_the_data_files_widgets_show_are_listed_with_their_snippet(project):
+    project.page("p.md", '# Widths\n\n```python run="w.py"\n```\n\n'
+                 '<div class="widget" data-widget="temperature" data-src="figures/w/t.json">\nWeights.\n</div>\n')
+    project.snippet("w.py", 'with open("t.json", "w") as f:\n    f.write("[0.5]")\n')
+    build = project.build()
+    assert build.problems == []
+    text = verification_page(build)
+    assert "| [figures/w/t.json](figures/w/t.json) | [Widths](p.md) | temperature | <code>snippets/w.py</code> |" in text
+
+
+def test_no_data_file_no_section(ledger_build):
+    assert "## Data files" not in verification_page(ledger_build)
