@@ -214,7 +214,6 @@ class _Scanner:
         indent, fence, info = match["indent"], match["fence"], match["info"]
         end = None
         for j in range(i + 1, len(lines)):
-            stripped = lines[j].strip()
             if lines[j].strip(" \t>") == fence:  # superfences: the same fence, no longer one
                 end = j
                 break

@@ -14,6 +14,7 @@ A tie is ``{{``, text holding one of the operators ``=``, ``@`` or ``~``, then `
 from __future__ import annotations
 
 import re
+from html import unescape
 from html.parser import HTMLParser
 
 from ..problems import Problem, ProblemKind
@@ -82,7 +83,8 @@ def raw_ties(doc: Document, html: str) -> list[Problem]:
     if not found:
         return []
     lines = doc.text.split("\n")
-    where = [(number, inner) for number, line in enumerate(lines, 1) if "{{" in line for inner in _ties(line)]
+    where = [(number, inner) for number, line in enumerate(lines, 1) if "{" in line or "&" in line
+             for inner in _ties(unescape(line))]  # ``&#123;&#123;`` is ``{{`` on the page
     problems = []
     for inner in found:
         line = next((number for number, written in where if written == inner), 1)
