@@ -30,6 +30,7 @@ from .engine import Engine
 from .problems import ProblemKind
 from .read.pages import decode_page
 from .report.accept import PageWrite, WriteRefused, accepted_text, unified_diff, write_all
+from .report.notes import never_cached, not_enforced
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -83,12 +84,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     print(f"snipcheck: {len(build.stats.ran)} snippets run, {len(build.stats.cached)} from cache, "
           f"{len(build.checks)} numbers checked, {len(build.citations)} quoted", file=sys.stderr)
-    for name, result in sorted(build.results.items()):
-        if result.unrecorded and not result.from_cache:
-            print(f"snipcheck: {engine.snippets_prefix}/{name} is run every build, never cached: {result.unrecorded}, "
-                  "whose reads are not recorded", file=sys.stderr)
-    if engine.sandbox_note and (engine.sandbox_note.startswith("python-only") or "not enforced" in engine.sandbox_note):
-        print(f"snipcheck: warning: {engine.sandbox_note}", file=sys.stderr)
+    for line in never_cached(engine, build):
+        print(f"snipcheck: {line}", file=sys.stderr)
+    for line in not_enforced(engine.sandbox_note):
+        print(f"snipcheck: warning: {line}", file=sys.stderr)
     if args.command == "accept":
         return _accept(engine, build)
     if args.command == "render" and not build.problems:

@@ -6,7 +6,8 @@ checks every page at once and adds the figures, the verification page and the no
 problem aborts ``mkdocs build`` there, before a file is written (live snippets still running are
 collected by the first page that needs them, at the latest in ``on_env``). ``on_page_markdown``
 swaps each page for its rendered form, the verification rows set aside (``rows.py``) until
-``on_page_content``, which also makes sure every tie came out as a linked number.
+``on_page_content``, which also makes sure every tie came out as a linked number and no tie shows
+as written (``report/survivors.py``). Each build logs ``report/notes.py``'s lines once.
 ``on_post_build`` writes each notebook's download with absolute links. ``notebook_requires``:
 see ``files.py``. Under ``mkdocs serve`` problems are logged and shown on their pages, and a slow
 snippet goes on in the background (``serve.py``).
@@ -23,6 +24,7 @@ from mkdocs.utils.meta import get_data
 from ..check.records import Build
 from ..engine import Engine
 from ..layout import VERIFICATION_PAGE
+from ..report.notes import build_notes
 from ..report.page import unrendered_ties
 from ..report.stage import Staged, stage
 from ..report.urls import download_path
@@ -30,7 +32,6 @@ from .files import read_pages, resolve_requires, stable_file
 from .options import SnipcheckConfig
 from .rows import RowsLost, SetAsideRows
 from .serve import DirtyPages, Trigger, drop_dirty_notice, serve_logger, stop_on_terminate
-from .summary import build_summary
 
 log = get_plugin_logger(__name__)
 
@@ -106,8 +107,9 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
     def _take(self, build: Build) -> None:
         """Make ``build`` the current one: report it, fail on its problems (a build), stage it."""
         self.build = build
-        if build.complete:
-            log.info(build_summary(build, twice=self.engine.check_determinism))
+        if build.complete:  # once per build: its summary, the sandbox's gaps, the runs never cached
+            for level, message in build_notes(self.engine, build):
+                getattr(log, level)(message)
         self._fail_or_log(build.problems, f"snipcheck found {len(build.problems)} problem(s)")
         self.staged = stage(build, notebooks_dir=self.config.notebooks_dir, use_directory_urls=self.use_directory_urls,
                             verification=self.generated_verification, site_url=self.site_url, requires=self.requires)
@@ -160,7 +162,7 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
             page.meta["search"] = {"exclude": True}  # the same code is on the section page
         if self.build is not None and uri in self.build.docs:
             missing = unrendered_ties(self.build, uri, html)
-            self._fail_or_log(missing, f"snipcheck: {len(missing)} tie(s) did not render as a number")
+            self._fail_or_log(missing, f"snipcheck: {len(missing)} tie(s) not shown as a checked number")
         return html
 
     @event_priority(100)

@@ -42,23 +42,20 @@ from dataclasses import dataclass, field
 from ..numeric import split_lines, tokenize
 from ..problems import Problem, ProblemKind
 from .regions import Figure, NamedTie, OutputBlock, Region, RunBlock, Tie, Widget
+from .syntax import ABBREVIATION, BLOCK_TAG, opens_fence
 from .ties import forbidden_spans, mask_code, read_tie, tie_spans
 from .widgets import read_widget
 
 MAX_TIMEOUT = 24 * 3600.0
 MAX_MEMORY_MB = 1 << 20
 
-_FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>.*?)[ \t]*$")
+_FENCE = re.compile(r"^(?P<indent>[ \t>]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>.*?)[ \t]*$")
 _RUN = re.compile(r"""(?:^|\s)run=(?P<q>["']?)(?P<name>[^"'\s]*)(?P=q)""")
 _COMMENT = re.compile(r"<!--.*?-->")
 _IMAGE = re.compile(r"!\[(?P<alt>[^\]]*)\]\((?P<src>[^)\s]+)[^)]*\)")
 _OPENER = re.compile(r"^(?P<indent>[ ]*)(?P<mark>!!!|\?\?\?\+?|===\+?)[ ]")
 _LIST = re.compile(r"^(?P<indent>[ ]*)(?:[-*+]|\d{1,9}[.)])(?:[ ]+|$)")
 _FOOTNOTE = re.compile(r"^(?P<indent>[ ]*)\[\^[^\]]+\]:")
-_BLOCK_TAG = re.compile(r"^<(?P<tag>address|article|aside|blockquote|canvas|details|dialog|div|dl|fieldset|figcaption|figure|"
-                        r"footer|form|h[1-6]|header|hgroup|hr|main|menu|nav|noscript|ol|p|pre|script|section|style|summary|"
-                        r"table|tbody|td|textarea|tfoot|th|thead|tr|ul|video|iframe|math|object|svg)(?=[\s>/])(?P<attrs>[^>]*)>?",
-                        re.IGNORECASE)
 _MARKDOWN_ATTR = re.compile(r"""\bmarkdown(?:\s*=\s*["']?(?:1|block|span)["']?)?(?=[\s>/]|$)""")
 
 
@@ -138,6 +135,8 @@ class _Scanner:
             base = self.containers[-1] if self.containers else 0
             stripped = line.strip()
             fence = _FENCE.match(line)
+            if fence and not _RUN.search(fence["info"]) and not opens_fence(line[len(fence["indent"]):]):
+                fence = None  # superfences takes it for a paragraph, and so does the reader
             if fence and not (prev_blank and indent >= base + 4):
                 i = self._fence(i, fence)
                 prev_blank = False
@@ -155,7 +154,11 @@ class _Scanner:
             if math_end is not None:
                 i = self._math_block(i, math_end)
                 continue
-            block = _BLOCK_TAG.match(stripped)
+            if ABBREVIATION.match(line):
+                self._refuse_ties(i, "in an abbreviation's definition, which shows only as a tooltip")
+                i += 1
+                continue
+            block = BLOCK_TAG.match(stripped)
             if block and indent < base + 4:
                 i = self._html_block(i, block)
                 continue
@@ -193,7 +196,8 @@ class _Scanner:
     def _html_block(self, start: int, block: re.Match) -> int:
         tag = block["tag"].lower()
         if _MARKDOWN_ATTR.search(block["attrs"] or ""):
-            return start + 1  # md_in_html: the content is Markdown and is read as prose
+            self._prose(start)  # md_in_html: the content is Markdown, the opening line's rest too
+            return start + 1
         opening = re.compile(rf"<{tag}(?=[\s>/])", re.IGNORECASE)
         closing = re.compile(rf"</{tag}\s*>", re.IGNORECASE)
         depth, j = 0, start
@@ -227,8 +231,7 @@ class _Scanner:
         indent, fence, info = match["indent"], match["fence"], match["info"]
         end = None
         for j in range(i + 1, len(lines)):
-            stripped = lines[j].strip()
-            if stripped and set(stripped) == {fence[0]} and len(stripped) >= len(fence):
+            if lines[j].strip(" \t>") == fence:  # superfences: the same fence, no longer one
                 end = j
                 break
         if end is None:

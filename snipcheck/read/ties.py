@@ -27,18 +27,22 @@ _OPERATOR = re.compile(r"\s([=@~])\s")
 
 
 def mask_code(line: str) -> str:
-    """The line with code spans blanked out (ties inside `code` are text, as written)."""
+    """The line with code spans blanked out (ties inside `code` are text, as written). As in
+    Python-Markdown, a backtick after a backslash opens no span (\\` is a backtick shown as
+    text), and a span closes at the next run of as many backticks."""
     out = list(line)
-    runs = list(_CODE_RUN.finditer(line))
+    runs = [(m.start(), m.end()) for m in _CODE_RUN.finditer(line)]
     k = 0
     while k < len(runs):
-        opening = runs[k]
-        closing = next((r for r in runs[k + 1:] if len(r.group()) == len(opening.group())), None)
-        if closing is None:
+        start, end = runs[k]
+        backslashes = start - len(line[:start].rstrip("\\"))
+        start += backslashes % 2  # an escaped backtick is text; the rest of its run may open a span
+        closing = next((j for j in range(k + 1, len(runs)) if runs[j][1] - runs[j][0] == end - start), None)
+        if start == end or closing is None:
             k += 1
             continue
-        out[opening.start():closing.end()] = " " * (closing.end() - opening.start())
-        k = runs.index(closing) + 1
+        out[start:runs[closing][1]] = " " * (runs[closing][1] - start)
+        k = closing + 1
     return "".join(out)
 
 

@@ -29,6 +29,7 @@ from ..problems import Problem, ProblemKind
 from ..read.cells import cell_code
 from ..read.page import Document
 from ..read.regions import ComputedTie, Figure, OutputBlock, QuotedTie, RangeTie, RunBlock, Widget
+from .survivors import raw_ties
 
 RENDER = ByRegion("RENDER")
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
@@ -221,7 +222,9 @@ def _after_front_matter(lines: list[str]) -> int:
 
 
 def unrendered_ties(build: Build, src_uri: str, html_text: str) -> list[Problem]:
-    """Problems for the ties of a page whose number did not come out as a linked element."""
+    """Problems for the ties of a page whose number did not come out as a linked element, and for
+    every tie the page shows as written (``survivors.py``; a page with problems lists them, ties
+    and all, so it is not read for survivors)."""
     doc = build.docs[src_uri]
     rendered = set(_TIE_LINK.findall(html_text))
     missing = []
@@ -232,4 +235,6 @@ def unrendered_ties(build: Build, src_uri: str, html_text: str) -> list[Problem]
         if tie_id(tie.line, tie.position) not in rendered:
             missing.append(Problem(ProblemKind.PLACEMENT, doc.path, tie.line,
                                    "a tie did not render as a number (is it inside code, math, link text or raw HTML?)"))
+    if not any(problem.path == doc.path for problem in build.problems):
+        missing += raw_ties(doc, html_text)
     return missing

@@ -200,6 +200,8 @@ def _child(config: dict, libc, unfenced: list[str]) -> int:
     sys.argv = [snippet]
     sys.addaudithook(tracker.hook)
     os.open = _noting_dir_fd(os.open, tracker)
+    if not config.get("live"):  # a live measurement reads the clock by declaration
+        _Unsteady(tracker).install()
     tracker.active = True
     error, namespace = None, {}
     cells, ran = config.get("cells") or [], {"cells": [], "failed": None, "line": None}
@@ -461,7 +463,7 @@ class _Tracker:
                         self._refuse(args[index])
         elif (event in _STARTS or event == "os.fwalk") and self._from_project():
             self.unrecorded = self.unrecorded or (f"it starts a process ({event})" if event in _STARTS else
-                                                  "it walks a folder with os.fwalk")
+                                                  "it walks a folder with os.fwalk") + ", whose reads are not recorded"
         elif event in ("socket.connect", "socket.sendto") and len(args) > 1 and isinstance(args[1], (str, bytes)):
             address = os.fsdecode(args[1])  # a Unix socket's path (an abstract one starts with NUL)
             if address and not address.startswith("\0") and not self._inside(os.path.realpath(address), self.writable):
@@ -527,7 +529,7 @@ def _noting_dir_fd(os_open, tracker: _Tracker):
     functions do): the audit hook sees only the relative path, so the read cannot be recorded."""
     def open_(path, flags, mode=0o777, *, dir_fd=None):
         if dir_fd is not None and tracker.active:
-            tracker.unrecorded = tracker.unrecorded or "it opens a file relative to a folder (dir_fd=)"
+            tracker.unrecorded = tracker.unrecorded or "it opens a file relative to a folder (dir_fd=), whose reads are not recorded"
         return os_open(path, flags, mode, dir_fd=dir_fd)
 
     return open_
@@ -541,6 +543,133 @@ def _from_import_system() -> bool:
             return True
         frame = frame.f_back
     return False
+
+
+# What makes a run's output depend on when or where it ran, not on its inputs: the clock and
+# randomness nobody seeded. A call from the project's own code (a snippet, a project module; not
+# a library timing itself) marks the run never cached: every build runs it again, side by side
+# twice, so a value that changes shows as output that changes run to run.
+_CLOCK = ("time", "time_ns", "perf_counter", "perf_counter_ns", "monotonic", "monotonic_ns", "process_time",
+          "process_time_ns", "thread_time", "thread_time_ns")
+_RANDOM = ("random", "randint", "randrange", "choice", "choices", "shuffle", "sample", "uniform", "gauss", "normalvariate",
+           "getrandbits", "randbytes", "triangular", "betavariate", "expovariate", "lognormvariate", "gammavariate",
+           "vonmisesvariate", "paretovariate", "weibullvariate")
+_NUMPY_LEGACY = ("rand", "randn", "random", "random_sample", "randint", "normal", "uniform", "choice", "shuffle",
+                 "permutation", "standard_normal", "integers", "binomial", "poisson", "exponential", "bytes")
+
+
+class _Unsteady:
+    """Wraps the clock and unseeded randomness so a call from the project is noted on ``tracker``."""
+
+    def __init__(self, tracker: _Tracker) -> None:
+        self.tracker, self.seeded = tracker, {"random": False, "numpy.random": False}
+
+    def caller(self) -> str | None:
+        """``file:line`` of the project code that made the call, or None: a library's own call, the
+        standard library's among them (multiprocessing drawing a key, logging stamping a record)."""
+        frame, here = sys._getframe(1), os.path.realpath(__file__)
+        while frame is not None and os.path.realpath(frame.f_code.co_filename) == here:
+            frame = frame.f_back
+        if frame is None or frame.f_code.co_filename.startswith("<"):
+            return None
+        real = os.path.realpath(frame.f_code.co_filename)
+        return f"{os.path.relpath(real, self.tracker.root)}:{frame.f_lineno}" if self.tracker._tracked(real) else None
+
+    def note(self, what: str, call: str) -> None:
+        tracker = self.tracker
+        if tracker.active and tracker.unrecorded is None:
+            where = self.caller()
+            if where is not None:
+                tracker.unrecorded = f"its output may depend on {what} ({call}() at {where})"
+
+    def wrap(self, owner, name: str, what: str, steady=None) -> None:
+        function = getattr(owner, name, None)
+        if function is None:
+            return
+        label = f"{getattr(owner, '__name__', '')}.{name}".lstrip(".")
+
+        def call(*args, **kwargs):
+            if steady is None or not steady(args, kwargs):
+                self.note(what, label)
+            return function(*args, **kwargs)
+
+        call.__name__, call.__qualname__, call.__doc__ = name, getattr(function, "__qualname__", name), function.__doc__
+        setattr(owner, name, call)
+
+    def seed(self, module, key: str) -> None:
+        seed, seeded = module.seed, self.seeded
+
+        def call(*args, **kwargs):
+            seeded[key] = (args[0] if args else kwargs.get("a", kwargs.get("seed"))) is not None
+            return seed(*args, **kwargs)
+
+        module.seed = call
+
+    def install(self) -> None:
+        import datetime
+        import random
+        import uuid
+
+        for name in _CLOCK:
+            self.wrap(time, name, "the clock")
+        self.seed(random, "random")
+        for name in _RANDOM:
+            self.wrap(random, name, "unseeded randomness", lambda args, kwargs: self.seeded["random"])
+        self.wrap(uuid, "uuid4", "unseeded randomness")
+        self.wrap(uuid, "uuid1", "the clock")
+        self.wrap(os, "urandom", "unseeded randomness")
+        datetime.datetime = self._dated(datetime.datetime, ("now", "utcnow", "today"))
+        datetime.date = self._dated(datetime.date, ("today",))
+        sys.meta_path.insert(0, _AfterImport("numpy.random", self._numpy))
+
+    def _dated(self, cls, names):
+        """A subclass of ``cls`` whose ``names`` note the clock; isinstance holds for ``cls``'s objects."""
+        class Meta(type):
+            def __instancecheck__(self, obj):
+                return isinstance(obj, cls)
+
+        watched = Meta(cls.__name__, (cls,), {"__module__": cls.__module__, "__qualname__": cls.__qualname__})
+
+        def noting(name):
+            def method(subclass, *args, **kwargs):
+                self.note("the clock", f"datetime.{cls.__name__}.{name}")
+                return getattr(super(watched, subclass), name)(*args, **kwargs)
+
+            return classmethod(method)
+
+        for name in names:
+            setattr(watched, name, noting(name))
+        return watched
+
+    def _numpy(self, module) -> None:
+        self.wrap(module, "default_rng", "unseeded randomness",
+                  lambda args, kwargs: (args[0] if args else kwargs.get("seed")) is not None)
+        self.seed(module, "numpy.random")
+        for name in _NUMPY_LEGACY:
+            self.wrap(module, name, "unseeded randomness", lambda args, kwargs: self.seeded["numpy.random"])
+
+
+class _AfterImport:
+    """A meta path finder that runs ``patch(module)`` once ``name`` has been imported."""
+
+    def __init__(self, name: str, patch) -> None:
+        self.name, self.patch = name, patch
+
+    def find_spec(self, name, path=None, target=None):
+        if name != self.name:
+            return None
+        for finder in sys.meta_path:
+            spec = finder.find_spec(name, path, target) if finder is not self and hasattr(finder, "find_spec") else None
+            if spec is not None and spec.loader is not None:
+                exec_module, patch = spec.loader.exec_module, self.patch
+
+                def exec_and_patch(module, exec_module=exec_module, patch=patch):
+                    exec_module(module)
+                    patch(module)
+
+                spec.loader.exec_module = exec_and_patch
+                return spec
+        return None
 
 
 def _traceback(root: str) -> str:

@@ -62,7 +62,7 @@ class Executor:
             config = {
                 "snippet": str(path), "root": str(self.root), "result": str(tmp / "result.json"),
                 "status": str(tmp / "status.json"), "timeout": timeout, "parent": os.getpid(),
-                "namespaces": self.namespaces,
+                "namespaces": self.namespaces, "live": request.live,
                 "memory_mb": memory, "cells": cell_starts(path), "writable": [str(work), str(scratch), str(home), "/dev"],
                 "untracked": [str(self.root / ".venv"), str(self.root / ".git"), str(self.cache_dir),
                               str(PACKAGE)],

@@ -91,3 +91,27 @@ def mkdocs_config(*, nav: tuple[str, ...] = (), notebooks_dir: str = "", serve_w
     lines += ["markdown_extensions:", "  - admonition", "  - attr_list", "  - md_in_html", "  - tables", "  - pymdownx.superfences"]
     lines += (["nav:"] + [f"  - {page}" for page in nav]) if nav else []
     return "\n".join(lines) + "\n"
+
+
+# The site's Markdown extensions that decide what is prose (mkdocs.yml; mathml only turns math into MathML).
+SITE_EXTENSIONS = ["abbr", "admonition", "attr_list", "def_list", "footnotes", "md_in_html", "tables", "toc",
+                   "pymdownx.arithmatex", "pymdownx.details", "pymdownx.highlight", "pymdownx.inlinehilite",
+                   "pymdownx.superfences", "pymdownx.tabbed"]
+SITE_EXTENSION_CONFIGS = {"pymdownx.arithmatex": {"generic": True}, "pymdownx.tabbed": {"alternate_style": True}}
+
+
+def built_problems(project: Project) -> list[str]:
+    """What a build of ``project`` reports, as the user sees it: the checker's problems, then, for
+    each page, what its HTML shows that no check stands behind (the page rendered as MkDocs would)."""
+    import markdown
+
+    from snipcheck.report.page import unrendered_ties
+    from snipcheck.report.stage import stage
+
+    build = project.build()
+    found = [str(p) for p in build.problems]
+    staged = stage(build, notebooks_dir="", verification=False)
+    for uri, text in sorted(staged.pages.items()):
+        html = markdown.markdown(text, extensions=SITE_EXTENSIONS, extension_configs=SITE_EXTENSION_CONFIGS)
+        found += [str(p) for p in unrendered_ties(build, uri, html)]
+    return found

@@ -181,3 +181,49 @@ def test_a_tie_that_did_not_render_as_a_number_is_caught_in_the_html(project):
     assert unrendered_ties(build, "p.md", '<p>It is <a id="tie-4-1" href="#">1</a>.</p>') == []
     [problem] = unrendered_ties(build, "p.md", "<pre><code>It is [1](verification.md#check-p-4-1){ #tie-4-1 }</code></pre>")
     assert str(problem) == "docs/p.md:4: a tie did not render as a number (is it inside code, math, link text or raw HTML?)"
+
+
+@pytest.mark.hostile
+def test_a_tie_the_page_shows_as_written_fails_mkdocs_build_at_its_source_line(site):
+    site.page("p.md", PAGE % "0.5" + "\nAnd &#123;&#123; 0.7 = x &#125;&#125; shows as written.\n")
+    run = _mkdocs_build(site.root)
+    assert run.returncode != 0, run.stderr
+    assert "snipcheck: 1 tie(s) not shown as a checked number:\ndocs/p.md:12: a tie shows on the page as written, " \
+           "unchecked: {{ 0.7 = x }}" in run.stderr, run.stderr
+
+
+@pytest.mark.hostile
+def test_a_build_logs_a_run_never_cached_once_with_why(site):
+    site.snippet("one.py", "import time\nstarted = time.time() > 0\nx = 0.5\nprint('x =', x)\n")
+    site.page("p.md", PAGE % "0.5")
+    run = _mkdocs_build(site.root)
+    assert run.returncode == 0, run.stderr
+    line = ("snipcheck: snippets/one.py is run every build, never cached: its output may depend on the clock "
+            "(time.time() at snippets/one.py:2)")
+    assert run.stderr.count(line) == 1, run.stderr
+
+
+@pytest.mark.hostile
+def test_a_build_warns_once_for_each_guarantee_the_sandbox_lacks(project, mkdocs_yml, monkeypatch, caplog):
+    from mkdocs.config import load_config
+
+    from snipcheck.run.executor import Executor
+
+    original = Executor.__init__
+
+    def without(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        self.namespaces = False
+
+    monkeypatch.setattr(Executor, "__init__", without)
+    (project.root / "mkdocs.yml").write_text(mkdocs_yml(), encoding="utf-8")
+    project.page("p.md", '# P\n\n```python run="s.py"\n```\n\nIt is {{ 1 = x }}.\n')
+    project.snippet("s.py", "x = 1\n")
+    config = load_config(str(project.root / "mkdocs.yml"))
+    config.plugins.on_startup(command="build", dirty=False)
+    config = config.plugins.on_config(config)
+    with caplog.at_level("INFO"):
+        config.plugins.on_files(get_files(config), config=config)
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert warnings == ["snipcheck: sandbox: not enforced: network and PID namespaces (turned off)"], warnings
+    config.plugins["snipcheck"].on_shutdown()

@@ -71,3 +71,44 @@ def test_a_run_block_may_name_one_cell_of_its_snippet():
     doc = parse('```python run="a.py" cell="model" timeout=5\n```\n\n```python run="a.py"\n```\n', "docs/p.md")
     assert [(run.snippet, run.cell, run.timeout) for run in doc.runs] == [("a.py", "model", 5.0), ("a.py", None, None)]
     assert doc.problems == []
+
+
+# -- what Markdown renders as prose, the reader reads as prose ------------------------------------
+# Each page's tie states 4 where the snippet computes 5: read as prose, it is a drift at its line;
+# read as code or skipped, it would pass with nothing checked and show as written on the page.
+PROSE_THAT_LOOKS_LIKE_CODE = [
+    ("```x``` is the variable; it holds {{ 4 = x }}\n", 4),
+    ("````x```` is the variable; it holds {{ 4 = x }}\n", 4),
+    ("~~~ not a fence, it holds {{ 4 = x }}\n", 4),
+    ("~~~python hello world\nit holds {{ 4 = x }}\n", 5),
+    ("a \\`{{ 4 = x }}\\` between escaped backticks\n", 4),
+    ('<p markdown="1">It holds {{ 4 = x }}</p>\n', 4),
+    ('<div markdown="1">It holds {{ 4 = x }}</div>\n', 4),
+    ("```\ncode\n````\nstill code\n```\n\nafter the fence {{ 4 = x }}\n", 10),
+    ("> ```\n> {{ 1 = x }} is code in a quote\n> ```\n\nand {{ 4 = x }}\n", 8),
+]
+
+
+@pytest.mark.hostile
+@pytest.mark.parametrize(("text", "line"), PROSE_THAT_LOOKS_LIKE_CODE)
+def test_a_tie_markdown_renders_as_prose_is_checked(project, capsys, text, line):
+    from snipcheck.cli import main
+
+    project.snippet("a.py", "x = 5\n")
+    project.page("p.md", '```python run="a.py"\n```\n\n' + text)
+    assert main(["check", "--root", str(project.root)]) == 1
+    err = capsys.readouterr().err
+    assert f"docs/p.md:{line}: documented 4, computed x = 5 (snippets/a.py)" in err, err
+    assert "1 numbers checked" in err, err
+
+
+@pytest.mark.hostile
+@pytest.mark.parametrize(("text", "line", "message"), [
+    ("*[HTML]: Hyper Text {{ 4 = x }}\n\nHTML\n", 4, "a tie in an abbreviation's definition, which shows only as a tooltip"),
+    ("<center>{{ 4 = x }}</center>\n", 4, "a tie inside a raw HTML block, which Markdown does not render"),
+    ("<details>\n<summary>{{ 4 = x }}</summary>\n</details>\n", 5, "a tie inside a raw HTML block, which Markdown does not render"),
+    ("- item\n\n        {{ 4 = x }} is code inside the list item\n", 6, "a tie in an indented code block"),
+])
+def test_a_tie_markdown_does_not_render_as_prose_is_refused(text, line, message):
+    problems = parse('```python run="a.py"\n```\n\n' + text, "docs/p.md").problems
+    assert [str(p) for p in problems] == [f"docs/p.md:{line}: {problems[0].message}"] and message in problems[0].message
