@@ -43,8 +43,13 @@ _SCRIPT_TYPES = {"", "module", "text/javascript", "application/javascript"}
 _META = re.compile(r'<meta http-equiv="Content-Security-Policy" content="[^"]*">\n?')
 _HEAD = re.compile(r"<head>\s*(<meta charset=[^>]*>\s*)?", re.IGNORECASE)
 
-BASE_POLICY = ("default-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data:",
-               "object-src 'none'", "base-uri 'self'")
+BASE_POLICY = (
+    "default-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "object-src 'none'",
+    "base-uri 'self'",
+)
 
 
 def inline_script_hashes(html: str) -> set[str]:

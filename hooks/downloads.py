@@ -44,8 +44,10 @@ def build_wheel(project: Path) -> tuple[str, bytes]:
 def on_config(config):
     offline_zip = (config.extra.get("offline_zip") or "").strip().lstrip("/")
     if offline_zip and (".." in offline_zip.split("/") or not offline_zip.endswith(".zip")):
-        raise PluginError(f"OFFLINE_ZIP={offline_zip!r}: give a path inside the site that ends in .zip, "
-                          f"e.g. {FOLDER}/attention-computed-offline.zip")
+        raise PluginError(
+            f"OFFLINE_ZIP={offline_zip!r}: give a path inside the site that ends in .zip, "
+            f"e.g. {FOLDER}/attention-computed-offline.zip"
+        )
     config.extra["offline_zip"] = offline_zip
     return config
 
@@ -58,6 +60,9 @@ def on_files(files, config):
     except Exception as exc:  # flit_core raises several types for a broken pyproject.toml
         raise PluginError(f"{project / 'pyproject.toml'}: cannot build the attn wheel: {exc}") from exc
     files.append(File.generated(config, f"{FOLDER}/{name}", content=data))
-    config.extra["downloads"] = {"wheel": f"{FOLDER}/{name}", "wheel_name": name,
-                                 "offline": config.extra["offline_zip"]}
+    config.extra["downloads"] = {
+        "wheel": f"{FOLDER}/{name}",
+        "wheel_name": name,
+        "offline": config.extra["offline_zip"],
+    }
     return files

@@ -30,8 +30,10 @@ from mkdocs.exceptions import PluginError
 SOURCE = "assets/fonts/noto-sans-math-latin-400-normal.woff"  # in docs_dir: the package's file
 OUTPUT = "assets/fonts/noto-sans-math.woff"  # in site_dir: what the stylesheet loads
 CACHE = ".cache/mathfont"  # next to mkdocs.yml
-BASE = ("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-        " ()[]{}|‖⟨⟩⌈⌉⌊⌋+−-×·÷=≠≈≤≥<>∑∏∫√∞∂∇∈∉⊂⊆∪∩→←↦…,.;:!'′″/\\^_~∣⊤")
+BASE = (
+    "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    " ()[]{}|‖⟨⟩⌈⌉⌊⌋+−-×·÷=≠≈≤≥<>∑∏∫√∞∂∇∈∉⊂⊆∪∩→←↦…,.;:!'′″/\\^_~∣⊤"
+)
 STYLES = ("ITALIC", "BOLD", "BOLD ITALIC")
 # Letters whose mathematical italic form lives outside the Mathematical Alphanumeric Symbols block.
 HOLES = {("ITALIC", "SMALL H"): "\u210e"}
@@ -107,7 +109,9 @@ def cached_subset(source: Path, characters: set[str], cache_dir: Path) -> bytes:
     version (cutting takes a second or two; most rebuilds change no formula)."""
     import fontTools
 
-    key = hashlib.sha256(source.read_bytes() + "".join(sorted(characters)).encode() + fontTools.version.encode()).hexdigest()
+    key = hashlib.sha256(
+        source.read_bytes() + "".join(sorted(characters)).encode() + fontTools.version.encode()
+    ).hexdigest()
     cached = cache_dir / f"{key[:32]}.woff"
     if cached.is_file():
         return cached.read_bytes()

@@ -57,6 +57,8 @@ def on_post_page(output: str, page, config) -> str:
     output = _NBCONVERT_MATHJAX.sub("", output)
     remote = remote_fetches(output)
     if remote:
-        raise PluginError(f"docs/{page.file.src_uri}: the page would load {', '.join(sorted(set(remote)))} "
-                          "from another host; the site must work offline")
+        raise PluginError(
+            f"docs/{page.file.src_uri}: the page would load {', '.join(sorted(set(remote)))} "
+            "from another host; the site must work offline"
+        )
     return output

@@ -28,13 +28,17 @@ from pathlib import Path
 from mkdocs.plugins import event_priority
 
 VERIFICATION_PAGE = "verification.md"
-VERIFICATION_DESCRIPTION = ("Every number on this site that the build computed and checked, and every number "
-                            "quoted from a source, each linked to the page that states it.")
+VERIFICATION_DESCRIPTION = (
+    "Every number on this site that the build computed and checked, and every number "
+    "quoted from a source, each linked to the page that states it."
+)
 
 
 def notebook_description(page_title: str) -> str:
-    return (f"The code of the page “{page_title}” as a Jupyter notebook, executed when the site was built: "
-            "read it here or download it and run it.")
+    return (
+        f"The code of the page “{page_title}” as a Jupyter notebook, executed when the site was built: "
+        "read it here or download it and run it."
+    )
 
 
 def generated_description(src_uri: str, files) -> str | None:

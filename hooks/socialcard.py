@@ -43,8 +43,9 @@ def draw_card(site_name: str, title: str, description: str) -> bytes:
     figure = Figure(figsize=(WIDTH / DPI, HEIGHT / DPI), dpi=DPI, facecolor=INDIGO)
     figure.text(0.06, 0.86, site_name, color=PALE, fontsize=26, va="top")
     title_lines = textwrap.wrap(title, 34)[:3]
-    figure.text(0.06, 0.70, "\n".join(title_lines), color=WHITE, fontsize=48, fontweight="bold", va="top",
-                linespacing=1.15)
+    figure.text(
+        0.06, 0.70, "\n".join(title_lines), color=WHITE, fontsize=48, fontweight="bold", va="top", linespacing=1.15
+    )
     if description:
         lines = textwrap.wrap(description, 62)
         if len(lines) > 3:
@@ -91,8 +92,12 @@ def _title(page, config) -> str:
 @event_priority(-50)  # after hooks/pagemeta.py gave the generated pages their descriptions
 def on_page_context(context, page, config, nav):
     description = (page.meta or {}).get("description") or config.site_description or ""
-    data = cached_card(Path(config.config_file_path).parent / ".cache" / "socialcards", config.site_name,
-                       _title(page, config), description)
+    data = cached_card(
+        Path(config.config_file_path).parent / ".cache" / "socialcards",
+        config.site_name,
+        _title(page, config),
+        description,
+    )
     target = Path(config.site_dir) / card_path(page.file.src_uri)
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_bytes(data)

@@ -50,9 +50,9 @@ def _serve_flags() -> list[str]:
     if recipe is None:
         raise SystemExit("the Makefile has no serve target")
     words = recipe["line"].split()
-    flags = words[words.index("serve") + 1:]
+    flags = words[words.index("serve") + 1 :]
     if "-a" in flags:
-        del flags[flags.index("-a"): flags.index("-a") + 2]
+        del flags[flags.index("-a") : flags.index("-a") + 2]
     return flags
 
 
@@ -86,8 +86,14 @@ def _children_cpu() -> float:
 def build(project: Path) -> tuple[float, float]:
     """(wall seconds, CPU seconds) of one strict build, its snippets' processes included."""
     cpu, start = _children_cpu(), time.perf_counter()
-    run = subprocess.run([*MKDOCS, "build", "--strict", "-q", "-d", str(project / "site")], cwd=project, env=ENV,
-                         stdin=subprocess.DEVNULL, capture_output=True, text=True)
+    run = subprocess.run(
+        [*MKDOCS, "build", "--strict", "-q", "-d", str(project / "site")],
+        cwd=project,
+        env=ENV,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+    )
     seconds = time.perf_counter() - start
     if run.returncode != 0:
         raise SystemExit(f"mkdocs build failed in {project}:\n{run.stdout[-3000:]}{run.stderr[-3000:]}")
@@ -96,8 +102,14 @@ def build(project: Path) -> tuple[float, float]:
 
 def check_after_build(project: Path) -> tuple[int, int]:
     """(snippets run, snippets from cache) of `snipcheck check` right after a build."""
-    run = subprocess.run([sys.executable, "-m", "snipcheck", "check"], cwd=project, env=ENV,
-                         stdin=subprocess.DEVNULL, capture_output=True, text=True)
+    run = subprocess.run(
+        [sys.executable, "-m", "snipcheck", "check"],
+        cwd=project,
+        env=ENV,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+    )
     summary = re.search(r"(\d+) snippets? run, (\d+) from cache", run.stdout + run.stderr)
     if run.returncode != 0 or summary is None:
         raise SystemExit(f"snipcheck check failed in {project}:\n{run.stdout[-3000:]}{run.stderr[-3000:]}")
@@ -116,9 +128,14 @@ class Serve:
     def __init__(self, project: Path, flags: list[str]) -> None:
         self.port = _free_port()
         self.log = project / "serve.log"
-        self.process = subprocess.Popen([*MKDOCS, "serve", *flags, "-a", f"127.0.0.1:{self.port}"],
-                                        cwd=project, env=ENV, stdin=subprocess.DEVNULL,
-                                        stdout=open(self.log, "wb"), stderr=subprocess.STDOUT)
+        self.process = subprocess.Popen(
+            [*MKDOCS, "serve", *flags, "-a", f"127.0.0.1:{self.port}"],
+            cwd=project,
+            env=ENV,
+            stdin=subprocess.DEVNULL,
+            stdout=open(self.log, "wb"),
+            stderr=subprocess.STDOUT,
+        )
         self.base = "/"
         self.started = self.wait_for("", "", timeout=600)  # start -> the first page answered
         # mkdocs serve serves the site at the path of its site_url (/attention-computed/), and
@@ -185,27 +202,37 @@ def _comment(text: str, marker: str) -> str:
 def snippet_seconds(project: Path, name: str, repeats: int, timeout: float | None = None) -> float:
     """The snippet's own running time in the sandbox: one run, as `mkdocs build` and `mkdocs serve`
     run it (mkdocs.yml: SNIPCHECK_TWICE unset)."""
-    code = ("import sys, time\nfrom pathlib import Path\nsys.path.insert(0, '.')\n"
-            "from snipcheck.run.executor import Executor\nfrom snipcheck.run.result import Request\n"
-            "executor = Executor(Path('.'), Path('snippets'), Path(sys.argv[2]))\n"
-            "start = time.perf_counter()\n"
-            "result = executor.run_one(sys.argv[1], Request(timeout=float(sys.argv[3]) or None))\n"
-            "assert result.error is None, result.error\nprint(time.perf_counter() - start)\n")
+    code = (
+        "import sys, time\nfrom pathlib import Path\nsys.path.insert(0, '.')\n"
+        "from snipcheck.run.executor import Executor\nfrom snipcheck.run.result import Request\n"
+        "executor = Executor(Path('.'), Path('snippets'), Path(sys.argv[2]))\n"
+        "start = time.perf_counter()\n"
+        "result = executor.run_one(sys.argv[1], Request(timeout=float(sys.argv[3]) or None))\n"
+        "assert result.error is None, result.error\nprint(time.perf_counter() - start)\n"
+    )
     times = []
     with tempfile.TemporaryDirectory() as cache:
         for _ in range(repeats):
-            run = subprocess.run([sys.executable, "-c", code, name, cache, str(timeout or 0)], cwd=project, env=ENV,
-                                 capture_output=True, text=True, check=True)
+            run = subprocess.run(
+                [sys.executable, "-c", code, name, cache, str(timeout or 0)],
+                cwd=project,
+                env=ENV,
+                capture_output=True,
+                text=True,
+                check=True,
+            )
             times.append(float(run.stdout.split()[-1]))
     return statistics.median(times)
 
 
 def live_snippets(project: Path) -> dict[str, float | None]:
     """The snippets a run block marks ``live``, with the timeout it allows, as the checker reads the pages."""
-    code = ("import sys\nsys.path.insert(0, '.')\nfrom snipcheck import Engine\n"
-            "engine = Engine('.')\npages, _ = engine.read_pages()\n"
-            "print(' '.join(sorted({f'{r.snippet}={r.timeout or 0}' for d in engine.parse(pages).values() "
-            "for r in d.runs if r.live})))\n")
+    code = (
+        "import sys\nsys.path.insert(0, '.')\nfrom snipcheck import Engine\n"
+        "engine = Engine('.')\npages, _ = engine.read_pages()\n"
+        "print(' '.join(sorted({f'{r.snippet}={r.timeout or 0}' for d in engine.parse(pages).values() "
+        "for r in d.runs if r.live})))\n"
+    )
     run = subprocess.run([sys.executable, "-c", code], cwd=project, env=ENV, capture_output=True, text=True, check=True)
     return {name: float(timeout) or None for name, timeout in (item.split("=") for item in run.stdout.split())}
 
@@ -248,8 +275,9 @@ def time_make_test(repeats: int) -> None:
         report("make test (fresh clone, set-up included)", samples, loads, 480)
 
 
-def serve_edits(project: Path, flags: list[str], repeats: int, label: str, start_target: float,
-                edit_target: float) -> Serve:
+def serve_edits(
+    project: Path, flags: list[str], repeats: int, label: str, start_target: float, edit_target: float
+) -> Serve:
     """Start `mkdocs serve FLAGS` REPEATS times (warm caches) and time prose edits on the last one."""
     starts, start_loads = [], []
     for _ in range(repeats):
@@ -281,10 +309,13 @@ def main() -> None:
             colds.append(wall)
             cold_cpu.append(cpu)
             cold_loads.append(load())
-        report("cold build (empty caches)", colds, cold_loads, 60,
-               f"; CPU {statistics.median(cold_cpu):.0f} s (median)")
-        print("    slowest snippets in the last cold build (wall s, beside the others): "
-              + ", ".join(f"{name} {s:.1f}" for s, name in slowest_snippets(project)))
+        report(
+            "cold build (empty caches)", colds, cold_loads, 60, f"; CPU {statistics.median(cold_cpu):.0f} s (median)"
+        )
+        print(
+            "    slowest snippets in the last cold build (wall s, beside the others): "
+            + ", ".join(f"{name} {s:.1f}" for s, name in slowest_snippets(project))
+        )
         warms, warm_loads = [], []
         for _ in range(args.repeats):
             warms.append(build(project)[0])
@@ -292,9 +323,11 @@ def main() -> None:
         report("warm rebuild (nothing changed)", warms, warm_loads, 3)
         live = live_snippets(project)
         ran, cached = check_after_build(project)
-        print(f"snipcheck check right after the build: {ran} snippets run, {cached} from cache "
-              f"(the live timings, {len(live)}, run every time)"
-              f"  [target: every other result reused: {'met' if ran <= len(live) else 'MISSED'}]")
+        print(
+            f"snipcheck check right after the build: {ran} snippets run, {cached} from cache "
+            f"(the live timings, {len(live)}, run every time)"
+            f"  [target: every other result reused: {'met' if ran <= len(live) else 'MISSED'}]"
+        )
         alone = (f"{name} {snippet_seconds(project, name, 1, timeout):.1f} s" for name, timeout in live.items())
         print("    the live snippets (timings), which every build runs, alone, one after another: " + ", ".join(alone))
 
@@ -312,9 +345,14 @@ def main() -> None:
         own = snippet_seconds(project, SNIPPET, args.repeats)
         overhead = [e - own for e in edits]
         label = f"mkdocs serve {' '.join(SERVE_FLAGS)}, snippet edit ({SNIPPET}) -> page served"
-        report(label, edits, edit_loads, None,
-               f"; the snippet's own running time {own:.2f} s, so {statistics.median(overhead):.2f} s beyond it"
-               f"  [target <= 1 s beyond it: {'met' if statistics.median(overhead) <= 1.0 else 'MISSED'}]")
+        report(
+            label,
+            edits,
+            edit_loads,
+            None,
+            f"; the snippet's own running time {own:.2f} s, so {statistics.median(overhead):.2f} s beyond it"
+            f"  [target <= 1 s beyond it: {'met' if statistics.median(overhead) <= 1.0 else 'MISSED'}]",
+        )
     if args.test:
         time_make_test(1)
 

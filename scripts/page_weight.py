@@ -22,13 +22,12 @@ from pathlib import Path
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
 PREFIX = "/weigh/"
-DEFAULT_PAGES = ["", "02-one-head-by-hand/", "07-full-block/", "verification/",
-                 "notebooks/02-one-head-by-hand/"]
+DEFAULT_PAGES = ["", "02-one-head-by-hand/", "07-full-block/", "verification/", "notebooks/02-one-head-by-hand/"]
 
 
 class _Handler(SimpleHTTPRequestHandler):
     def translate_path(self, path: str) -> str:
-        return super().translate_path("/" + path[len(PREFIX):] if path.startswith(PREFIX) else "/\x00missing")
+        return super().translate_path("/" + path[len(PREFIX) :] if path.startswith(PREFIX) else "/\x00missing")
 
     def log_message(self, format, *args):  # noqa: A002 - the standard library's name
         pass

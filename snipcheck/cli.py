@@ -35,20 +35,28 @@ from .report.notes import never_cached, not_enforced
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="snipcheck", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("command", choices=["check", "accept", "render"],
-                        help="check: run the snippets and compare every documented value; "
-                             "accept: write the computed values into the Markdown and print the diff; "
-                             "render OUT: write the rendered Markdown tree to OUT")
+    parser.add_argument(
+        "command",
+        choices=["check", "accept", "render"],
+        help="check: run the snippets and compare every documented value; "
+        "accept: write the computed values into the Markdown and print the diff; "
+        "render OUT: write the rendered Markdown tree to OUT",
+    )
     parser.add_argument("out", nargs="?", help="render: the folder to write the tree to")
     parser.add_argument("--root", default=".", help="the project folder (default: here)")
     parser.add_argument("--docs", default="docs", help="the pages' folder, relative to the root (default: docs)")
     parser.add_argument("--refresh", action="store_true", help="ignore the cache and run every snippet")
-    parser.add_argument("--site-url", default="", help="render: where the site is published; notebooks link "
-                                                       "to their pages there (default: relative links)")
-    parser.add_argument("--require", action="append", default=[], metavar="MODULE=REQUIREMENT",
-                        help="render: a notebook whose snippets import MODULE installs REQUIREMENT when it is missing")
-    parser.add_argument("--no-directory-urls", action="store_true",
-                        help="render: pages are PAGE.html, not PAGE/ (MkDocs' use_directory_urls: false)")
+    parser.add_argument(
+        "--site-url", default="", help="render: where the site is published; notebooks link to their pages there (default: relative links)"
+    )
+    parser.add_argument(
+        "--require",
+        action="append",
+        default=[],
+        metavar="MODULE=REQUIREMENT",
+        help="render: a notebook whose snippets import MODULE installs REQUIREMENT when it is missing",
+    )
+    parser.add_argument("--no-directory-urls", action="store_true", help="render: pages are PAGE.html, not PAGE/ (MkDocs' use_directory_urls: false)")
     args = parser.parse_args(argv)
     if (args.command == "render") != (args.out is not None):
         parser.error("render needs the folder to write to (render OUT); check and accept take none")
@@ -72,8 +80,7 @@ def main(argv: list[str] | None = None) -> int:
         with _terminated_as_interrupt():
             build = engine.build()
     except Terminated as exc:
-        print(f"snipcheck: stopped by {signal.Signals(exc.signum).name}; every snippet and every process "
-              "it started was stopped", file=sys.stderr)
+        print(f"snipcheck: stopped by {signal.Signals(exc.signum).name}; every snippet and every process it started was stopped", file=sys.stderr)
         return 128 + exc.signum
     except KeyboardInterrupt:
         print("snipcheck: interrupted; every snippet was stopped", file=sys.stderr)
@@ -82,8 +89,11 @@ def main(argv: list[str] | None = None) -> int:
         for problem in build.problems:
             print(f"snipcheck: {problem}", file=sys.stderr)
         return 2
-    print(f"snipcheck: {len(build.stats.ran)} snippets run, {len(build.stats.cached)} from cache, "
-          f"{len(build.checks)} numbers checked, {len(build.citations)} quoted", file=sys.stderr)
+    print(
+        f"snipcheck: {len(build.stats.ran)} snippets run, {len(build.stats.cached)} from cache, "
+        f"{len(build.checks)} numbers checked, {len(build.citations)} quoted",
+        file=sys.stderr,
+    )
     for line in never_cached(engine, build):
         print(f"snipcheck: {line}", file=sys.stderr)
     for line in not_enforced(engine.sandbox_note):
@@ -163,12 +173,12 @@ def requirements(pairs: list[str], site_url: str) -> dict[str, str]:
         module, sep, spec = pair.partition("=")
         module, spec = module.strip(), spec.strip()
         if not sep or not module.isidentifier() or not spec:
-            raise ValueError(f"--require {pair!r}: write MODULE=REQUIREMENT, "
-                             "e.g. attn=downloads/attn-0.1.0-py3-none-any.whl")
+            raise ValueError(f"--require {pair!r}: write MODULE=REQUIREMENT, e.g. attn=downloads/attn-0.1.0-py3-none-any.whl")
         if "/" in spec and "://" not in spec:
             if not site_url:
-                raise ValueError(f"--require {pair!r}: a file of the site needs --site-url (a downloaded notebook "
-                                 "cannot install from a relative path)")
+                raise ValueError(
+                    f"--require {pair!r}: a file of the site needs --site-url (a downloaded notebook cannot install from a relative path)"
+                )
             spec = site_url.rstrip("/") + "/" + spec.lstrip("/")
         out[module] = spec
     return out
@@ -178,8 +188,7 @@ def _render(engine: Engine, build, out: Path, args) -> int:
     from .report.stage import stage
     from .report.tree import StageRefused, write_tree
 
-    staged = stage(build, site_url=args.site_url, use_directory_urls=not args.no_directory_urls,
-                   requires=args.requires)
+    staged = stage(build, site_url=args.site_url, use_directory_urls=not args.no_directory_urls, requires=args.requires)
     if args.site_url:  # the tree's notebooks are the files readers download: links absolute
         staged.files.update(staged.downloads)
     try:
@@ -187,6 +196,7 @@ def _render(engine: Engine, build, out: Path, args) -> int:
     except StageRefused as exc:
         print(f"snipcheck: render: {exc}", file=sys.stderr)
         return 2
-    print(f"snipcheck: rendered {len(staged.pages)} page(s), {len(staged.files)} generated file(s), "
-          f"{written} file(s) in all, to {out}", file=sys.stderr)
+    print(
+        f"snipcheck: rendered {len(staged.pages)} page(s), {len(staged.files)} generated file(s), {written} file(s) in all, to {out}", file=sys.stderr
+    )
     return 0

@@ -25,8 +25,10 @@ class ByRegion:
         try:
             return self._handlers[type(region)]
         except KeyError:
-            raise LookupError(f"{self.stage}: no handler is registered for {type(region).__name__}: "
-                              f"register one with {self.stage}.register({type(region).__name__})") from None
+            raise LookupError(
+                f"{self.stage}: no handler is registered for {type(region).__name__}: "
+                f"register one with {self.stage}.register({type(region).__name__})"
+            ) from None
 
     def __call__(self, region, *args, **kwargs):
         return self.handler(region)(region, *args, **kwargs)

@@ -45,10 +45,20 @@ def twice_from_environment() -> bool:
 
 
 class Engine:
-    def __init__(self, root: str | Path, docs_dir: str = "docs", snippets_dir: str = "snippets",
-                 cache_dir: str = ".cache/snipcheck", *, refresh: bool | None = None,
-                 check_determinism: bool | None = None, jobs: int | None = None, serving: bool = False,
-                 serve_wait: float = 5.0, warn=None) -> None:
+    def __init__(
+        self,
+        root: str | Path,
+        docs_dir: str = "docs",
+        snippets_dir: str = "snippets",
+        cache_dir: str = ".cache/snipcheck",
+        *,
+        refresh: bool | None = None,
+        check_determinism: bool | None = None,
+        jobs: int | None = None,
+        serving: bool = False,
+        serve_wait: float = 5.0,
+        warn=None,
+    ) -> None:
         self.root = Path(root).resolve()
         self.docs_dir = (self.root / docs_dir).resolve()
         self.snippets_dir = (self.root / snippets_dir).resolve()
@@ -58,13 +68,15 @@ class Engine:
             check_determinism = twice_from_environment()
         warn = warn or (lambda message: print(f"snipcheck: warning: {message}", file=sys.stderr))
         self.check_determinism = check_determinism
-        self.store = ResultStore(self.root, self.snippets_dir, self.root / cache_dir, refresh=refresh,
-                                 check_determinism=check_determinism, keep_live=serving, warn=warn)
+        self.store = ResultStore(
+            self.root, self.snippets_dir, self.root / cache_dir, refresh=refresh, check_determinism=check_determinism, keep_live=serving, warn=warn
+        )
         self.executor = Executor(self.root, self.snippets_dir, self.root / cache_dir)
         run = RunFunction(self.executor, self.store, check_determinism)
         jobs = jobs or os.cpu_count() or 1
-        self.scheduler = (ServeScheduler(self.store, run, self.executor, jobs, serve_wait) if serving
-                          else BuildScheduler(self.store, run, self.executor, jobs))
+        self.scheduler = (
+            ServeScheduler(self.store, run, self.executor, jobs, serve_wait) if serving else BuildScheduler(self.store, run, self.executor, jobs)
+        )
         # A build watches the pages and snippets for what the snippets change; a served site does not.
         self.sandbox = None if serving else Sandbox(self)
         self._before: dict[str, str] | None = None
@@ -122,8 +134,7 @@ class Engine:
         self._before = self.sandbox.snapshot()
         self.scheduler.start_live(self.requests(self.parse(pages)))
 
-    def build(self, pages: dict[str, str] | None = None, *, read_problems: list[Problem] | None = None,
-              wait_live: bool = True) -> Build:
+    def build(self, pages: dict[str, str] | None = None, *, read_problems: list[Problem] | None = None, wait_live: bool = True) -> Build:
         """Check ``pages`` (src_uri -> Markdown; default: every page in the docs folder).
 
         ``wait_live=False``: the live snippets run on in the background; the build comes back with
@@ -177,15 +188,23 @@ class Engine:
             for run in doc.runs:
                 old = requests.get(run.snippet, Request())
                 requests[run.snippet] = Request(
-                    max(filter(None, (old.timeout, run.timeout)), default=None), old.live or run.live,
-                    max(filter(None, (old.memory_mb, run.memory_mb)), default=None))
+                    max(filter(None, (old.timeout, run.timeout)), default=None),
+                    old.live or run.live,
+                    max(filter(None, (old.memory_mb, run.memory_mb)), default=None),
+                )
             for tie in doc.ties:
                 if isinstance(tie, NamedTie) and tie.snippet:
                     requests.setdefault(tie.snippet, Request())
         return requests
 
-    def check(self, docs: dict[str, Document], results: dict[str, SnippetResult], stats: Stats | None = None,
-              problems: list[Problem] | None = None, site: dict[str, Document] | None = None) -> Build:
+    def check(
+        self,
+        docs: dict[str, Document],
+        results: dict[str, SnippetResult],
+        stats: Stats | None = None,
+        problems: list[Problem] | None = None,
+        site: dict[str, Document] | None = None,
+    ) -> Build:
         """Check every region of ``docs`` against ``results`` (no snippet runs here). ``site`` is
         every page of the site, if ``docs`` is only some of them: which snippets run, and which
         run live, is a property of the whole site."""
@@ -236,8 +255,7 @@ class Engine:
     def _no_pages(self) -> Problem:
         where = self.docs_prefix
         if not self.docs_dir.is_dir():
-            return Problem(ProblemKind.PROJECT, where, 1, f"there is no docs folder at {self.docs_dir}: "
-                                                          "run from the project folder, or pass --root")
+            return Problem(ProblemKind.PROJECT, where, 1, f"there is no docs folder at {self.docs_dir}: run from the project folder, or pass --root")
         return Problem(ProblemKind.PROJECT, where, 1, f"no Markdown page in {self.docs_dir} ({', '.join(MARKDOWN_SUFFIXES)})")
 
     def _unused(self, docs: dict[str, Document], results: dict[str, SnippetResult]) -> list[Problem]:
@@ -246,8 +264,7 @@ class Engine:
         snippets_rel = self.snippets_prefix
         run = {run.snippet for doc in docs.values() for run in doc.runs}
         try:
-            names = self._unchanged(self.snippets_dir, lambda folder: tuple(f.name for f in sorted(folder.glob("*.py")))
-                                    if folder.is_dir() else ())
+            names = self._unchanged(self.snippets_dir, lambda folder: tuple(f.name for f in sorted(folder.glob("*.py"))) if folder.is_dir() else ())
         except OSError:  # no snippets folder
             names = ()
         for name in names:
@@ -306,6 +323,13 @@ class Sandbox:
         changed = sorted(set(before) ^ set(after) | {p for p in before if p in after and before[p] != after[p]})
         prefix = self.engine.snippets_prefix
         ran = ", ".join(f"{prefix}/{name}" for name in sorted(stats.ran))
-        return [Problem(ProblemKind.SANDBOX, path, 1,
-                        f"changed while the snippets ran ({ran}): a snippet may write only inside its working folder; "
-                        "if you edited it yourself meanwhile, run the check again") for path in changed]
+        return [
+            Problem(
+                ProblemKind.SANDBOX,
+                path,
+                1,
+                f"changed while the snippets ran ({ran}): a snippet may write only inside its working folder; "
+                "if you edited it yourself meanwhile, run the check again",
+            )
+            for path in changed
+        ]

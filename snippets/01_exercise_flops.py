@@ -3,13 +3,13 @@ from attn.cost import attention_flops, attention_layer_flops, projection_flops, 
 d = 1024  # the width of the paper's big model
 n = 4096  # a long document
 
-mix = attention_flops(n, d)             # scores and mix: 4 n^2 d
-projections = projection_flops(n, d)    # W^Q, W^K, W^V, W^O: 8 n d^2
-layer = attention_layer_flops(n, d)     # the two together
-elman = recurrent_flops(n, d)           # a whole Elman layer: 4 n d^2
+mix = attention_flops(n, d)  # scores and mix: 4 n^2 d
+projections = projection_flops(n, d)  # W^Q, W^K, W^V, W^O: 8 n d^2
+layer = attention_layer_flops(n, d)  # the two together
+elman = recurrent_flops(n, d)  # a whole Elman layer: 4 n d^2
 
 mix_over_projections = mix / projections  # 4 n^2 d / 8 n d^2 = n / (2 d)
-layer_over_elman = layer / elman          # (8 n d^2 + 4 n^2 d) / 4 n d^2 = 2 + n / d
+layer_over_elman = layer / elman  # (8 n d^2 + 4 n^2 d) / 4 n d^2 = 2 + n / d
 
 # Where the score-and-mix catches up with the projections: the smallest n with mix >= projections.
 mix_reaches_projections_at = next(m for m in range(1, 8 * d) if attention_flops(m, d) >= projection_flops(m, d))

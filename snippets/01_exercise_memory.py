@@ -4,10 +4,10 @@ from attn.cost import sequential_steps
 
 n, d = 50, 8
 rng = np.random.default_rng(0)
-W_x = rng.standard_normal((d, d)) / np.sqrt(d)          # (d, d)
-Q, _ = np.linalg.qr(rng.standard_normal((d, d)))         # (d, d): a random orthogonal matrix
-x = rng.standard_normal((n, d))                          # (n, d): the inputs
-factors = sequential_steps(n, "recurrent") - 1           # updates between token 1 and the last state
+W_x = rng.standard_normal((d, d)) / np.sqrt(d)  # (d, d)
+Q, _ = np.linalg.qr(rng.standard_normal((d, d)))  # (d, d): a random orthogonal matrix
+x = rng.standard_normal((n, d))  # (n, d): the inputs
+factors = sequential_steps(n, "recurrent") - 1  # updates between token 1 and the last state
 radii = [0.9, 1.0, 1.1]
 W_x_norm = np.linalg.norm(W_x, 2)  # the spectral norm: the most W_x can stretch a vector
 
@@ -34,7 +34,9 @@ assert tanh_below_bound
 powers = [r**factors for r in radii]
 
 lines = [f"updates between token 1 and the last state: {factors}   ||W_x||: {W_x_norm:.3g}"]
-lines += [f"radius {r}: r^{factors} = {p:.3g}  linear ||d h_n / d x_1|| = {a:.3g}  with tanh {b:.3g}"
-          for r, p, a, b in zip(radii, powers, linear, with_tanh, strict=True)]
+lines += [
+    f"radius {r}: r^{factors} = {p:.3g}  linear ||d h_n / d x_1|| = {a:.3g}  with tanh {b:.3g}"
+    for r, p, a, b in zip(radii, powers, linear, with_tanh, strict=True)
+]
 lines.append(f"linear equals r^(n-1) ||W_x||: {linear_as_predicted}   tanh at most that: {tanh_below_bound}")
 print("\n".join(lines))

@@ -32,8 +32,10 @@ def layers_until_last_sees_first(mask):
 windowed_layers = layers_until_last_sees_first(window)
 full_layers = layers_until_last_sees_first(None)
 formula = math.ceil((n - 1) / r)  # each layer carries a signal at most r positions further
-equal_below = all(np.array_equal(last_token_after(x, layers, window), last_token_after(nudged, layers, window))
-                  for layers in range(1, windowed_layers))
+equal_below = all(
+    np.array_equal(last_token_after(x, layers, window), last_token_after(nudged, layers, window))
+    for layers in range(1, windowed_layers)
+)
 assert equal_below
 window_scores, full_scores = int(window.sum()), n * n  # scores one layer computes
 

@@ -5,20 +5,20 @@ from attn.cost import sequential_steps
 seed = 0
 n, d = 50, 8  # 50 tokens, a hidden state 8 wide
 rng = np.random.default_rng(seed)
-X = rng.standard_normal((n, d))                 # (n, d): one input vector per token
+X = rng.standard_normal((n, d))  # (n, d): one input vector per token
 W_x = rng.standard_normal((d, d)) / np.sqrt(d)  # input -> state
 W_h = rng.standard_normal((d, d)) / np.sqrt(d)  # state -> state
 
 # An untrained Elman network, h_t = tanh(x_t W_x + h_{t-1} W_h), read left to right.
 # Alongside the state we carry d h_t / d x_1: how much token 1 can still move the state.
 h = np.zeros(d)
-steps = 0               # state updates, each of which waits for the one before
+steps = 0  # state updates, each of which waits for the one before
 updates_after_first = 0
 for t in range(n):
     h = np.tanh(X[t] @ W_x + h @ W_h)  # (d,): cannot start before the previous h exists
-    slope = 1 - h**2                   # (d,): tanh's derivative at this step
+    slope = 1 - h**2  # (d,): tanh's derivative at this step
     if t == 0:
-        reach_first = W_x * slope                  # (d, d): d h_1 / d x_1
+        reach_first = W_x * slope  # (d, d): d h_1 / d x_1
     else:
         reach_first = (reach_first @ W_h) * slope  # (d, d): one more update to pass through
         updates_after_first += 1

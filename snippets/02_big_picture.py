@@ -19,18 +19,24 @@ config = Config(vocab=len(words), d_model=16, h=2, d_ff=32, N=2)
 params = init_decoder_only(np.random.default_rng(0), config)
 
 tokens = np.array([words.index(w) for w in sentence])  # (n,): token ids
-x = embed(tokens, params["embedding"])                  # (n, d_model): embeddings + positions
+x = embed(tokens, params["embedding"])  # (n, d_model): embeddings + positions
 shapes = [tokens.shape, x.shape]
-for layer in params["layers"]:                          # N layers: masked attention, then feed-forward
+for layer in params["layers"]:  # N layers: masked attention, then feed-forward
     x = encoder_layer(x, layer, config.h, causal_mask(len(tokens)))  # (n, d_model)
     shapes.append(x.shape)
-logits = output_logits(x, params["embedding"])         # (n, vocab): row i scores token i + 1
-probabilities = softmax(logits[-1])                     # (vocab,): what follows "a"
+logits = output_logits(x, params["embedding"])  # (n, vocab): row i scores token i + 1
+probabilities = softmax(logits[-1])  # (vocab,): what follows "a"
 shapes += [logits.shape, probabilities.shape]
 assert np.allclose(logits, forward_decoder_only(params, tokens[None], config)[0])  # the library's model, step by step
 
-labels = ["token ids", "embeddings\n+ positions", "layer 1:\nattention,\nfeed-forward",
-          "layer 2:\nattention,\nfeed-forward", "logits", "next-token\nprobabilities"]
+labels = [
+    "token ids",
+    "embeddings\n+ positions",
+    "layer 1:\nattention,\nfeed-forward",
+    "layer 2:\nattention,\nfeed-forward",
+    "logits",
+    "next-token\nprobabilities",
+]
 fig, ax = plt.subplots(figsize=(11, 2.6), layout="constrained")
 for i, (label, shape) in enumerate(zip(labels, shapes, strict=True)):
     ax.add_patch(plt.Rectangle((i * 2, 0), 1.5, 1.6, facecolor="#dfe6f7", edgecolor="black"))

@@ -2,9 +2,13 @@ import numpy as np
 
 from attn import scaled_dot_product_attention
 
-X = np.array([[1.0, 0.0],   # A
-              [0.0, 1.0],   # B
-              [1.0, 1.0]])  # C
+X = np.array(
+    [
+        [1.0, 0.0],  # A
+        [0.0, 1.0],  # B
+        [1.0, 1.0],
+    ]
+)  # C
 X_long = X.copy()
 X_long[2] *= 2  # C = [2, 2]: the same direction, twice as long
 

@@ -2,14 +2,18 @@ import numpy as np
 
 from attn import scaled_dot_product_attention
 
-X = np.array([[1.0, 0.0],   # A
-              [0.0, 1.0],   # B
-              [1.0, 1.0],   # C
-              [0.0, 0.0]])  # D: the zero vector
+X = np.array(
+    [
+        [1.0, 0.0],  # A
+        [0.0, 1.0],  # B
+        [1.0, 1.0],  # C
+        [0.0, 0.0],
+    ]
+)  # D: the zero vector
 
 out, weights = scaled_dot_product_attention(X, X, X, return_weights=True)  # Q = K = V = X
 
-d_weights = weights[3]       # D's query scores 0 against every key
+d_weights = weights[3]  # D's query scores 0 against every key
 d_out = out[3]
 mean_of_values = X.mean(axis=0)  # (d_v,)
 d_out_is_mean = bool(np.allclose(d_out, mean_of_values, rtol=0, atol=1e-15))

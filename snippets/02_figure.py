@@ -17,8 +17,7 @@ panels = [
     ("3. softmax (rows sum to 1)", weights, tokens, "Oranges"),
     ("4. mix  weights $\\times V$", out, ["dim 0", "dim 1"], "Greens"),
 ]
-fig, axes = plt.subplots(1, 4, figsize=(12, 3.4), width_ratios=[3, 3, 3, 2],
-                         layout="constrained")
+fig, axes = plt.subplots(1, 4, figsize=(12, 3.4), width_ratios=[3, 3, 3, 2], layout="constrained")
 for ax, (title, matrix, columns, cmap) in zip(axes, panels, strict=True):
     top = max(1.0, matrix.max())
     ax.imshow(matrix, cmap=cmap, vmin=0, vmax=top)

@@ -12,14 +12,18 @@ def softmax(x):
 
 
 # Three tokens, d_model = 2. Identity projections, so Q = K = V = X.
-X = np.array([[1.0, 0.0],   # A
-              [0.0, 1.0],   # B
-              [1.0, 1.0]])  # C
+X = np.array(
+    [
+        [1.0, 0.0],  # A
+        [0.0, 1.0],  # B
+        [1.0, 1.0],
+    ]
+)  # C
 Q = K = V = X
 d_k = K.shape[-1]
 
 # %% scores
-scores = Q @ K.T                # (n, n): query i against key j
+scores = Q @ K.T  # (n, n): query i against key j
 scaled = scores / np.sqrt(d_k)  # (n, n)
 print("scores:\n", scores)
 print("scaled:\n", scaled.round(3))

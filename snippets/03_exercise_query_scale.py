@@ -3,9 +3,13 @@ import numpy as np
 from attn import scaled_dot_product_attention
 
 # The soft lookup of this page: three keys, one value each.
-keys = np.array([[1.0, 0.0],     # "red"
-                 [0.0, 1.0],     # "green"
-                 [-1.0, 0.0]])   # "blue"
+keys = np.array(
+    [
+        [1.0, 0.0],  # "red"
+        [0.0, 1.0],  # "green"
+        [-1.0, 0.0],
+    ]
+)  # "blue"
 values = np.array([[10.0], [20.0], [30.0]])  # (n, d_v) with d_v = 1
 query = np.array([[0.5, 2.0]])  # (1, d_k): mostly "green", a little "red"
 

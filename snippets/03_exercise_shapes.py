@@ -5,13 +5,13 @@ from attn import attention_head, count_parameters, init_attention
 d_model, d_k, n = 512, 64, 10  # the base model's width and head width; ten tokens
 rng = np.random.default_rng(0)
 params = init_attention(rng, d_model, d_k)  # W_q, W_k, W_v: each (d_model, d_k)
-X = rng.standard_normal((n, d_model))       # (n, d_model)
+X = rng.standard_normal((n, d_model))  # (n, d_model)
 
-W_q = params["W_q"]                                                # (d_model, d_k)
-Q, K, V = X @ W_q, X @ params["W_k"], X @ params["W_v"]            # each (n, d_k)
-K_T = K.T                                                          # (d_k, n)
-scores = Q @ K_T                                                   # (n, n)
-out, weights = attention_head(X, X, params, return_weights=True)   # (n, d_v), (n, n)
+W_q = params["W_q"]  # (d_model, d_k)
+Q, K, V = X @ W_q, X @ params["W_k"], X @ params["W_v"]  # each (n, d_k)
+K_T = K.T  # (d_k, n)
+scores = Q @ K_T  # (n, n)
+out, weights = attention_head(X, X, params, return_weights=True)  # (n, d_v), (n, n)
 weights_count = count_parameters(params)
 by_formula = 3 * d_model * d_k
 

@@ -4,7 +4,7 @@ from attn import scaled_dot_product_attention
 
 n, d_model, d_k = 6, 8, 4
 rng = np.random.default_rng(3)
-X = rng.standard_normal((n, d_model))   # (n, d_model)
+X = rng.standard_normal((n, d_model))  # (n, d_model)
 W = rng.standard_normal((d_model, d_k))  # one matrix for both W^Q and W^K
 W_v = rng.standard_normal((d_model, d_k))
 

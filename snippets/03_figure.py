@@ -25,8 +25,7 @@ right.set_title("weights  (each row sums to 1)")
 for ax, matrix, digits in ((left, scores, 2), (right, weights, 3)):
     for (i, j), value in np.ndenumerate(matrix):
         dark = abs(value) > 0.6 * (limit if ax is left else 1)
-        ax.text(j, i, f"{value:.{digits}f}", ha="center", va="center", fontsize=10,
-                color="white" if dark else "black")
+        ax.text(j, i, f"{value:.{digits}f}", ha="center", va="center", fontsize=10, color="white" if dark else "black")
     ax.set_xticks(range(4), tokens)
     ax.set_yticks(range(4), tokens)
     ax.set_xlabel("key token")

@@ -4,10 +4,10 @@ from attn import attention_head, scaled_dot_product_attention, softmax
 
 seed = 1
 n, d_model = 4, 8  # four tokens, each an 8-wide vector
-d_k = d_v = 4      # queries, keys and values are 4 wide
+d_k = d_v = 4  # queries, keys and values are 4 wide
 
 rng = np.random.default_rng(seed)
-X = rng.standard_normal((n, d_model))      # (n, d_model): the input tokens
+X = rng.standard_normal((n, d_model))  # (n, d_model): the input tokens
 W_q = rng.standard_normal((d_model, d_k))  # drawn first,
 W_k = rng.standard_normal((d_model, d_k))  # second,
 W_v = rng.standard_normal((d_model, d_v))  # and third, from the same generator

@@ -7,8 +7,8 @@ rng = np.random.default_rng(1)
 n, d_model, d_k = 4, 8, 4
 X = rng.standard_normal((n, d_model))  # (n, d_model)
 W = {name: rng.standard_normal((d_model, d_k)) for name in ("Q", "K", "V")}  # (d_model, d_k) each
-x = X[0]                                                  # (d_model,): one token
-made = {name: x @ W[name] for name in W}                  # (d_k,) each: its q, k and v
+x = X[0]  # (d_model,): one token
+made = {name: x @ W[name] for name in W}  # (d_k,) each: its q, k and v
 limit = max(np.abs(X).max(), *(np.abs(m).max() for m in made.values()))
 colours = plt.get_cmap("RdBu_r")
 
@@ -18,8 +18,15 @@ def row(ax, x0, y, values, label):
     for j, value in enumerate(values):
         shade = colours(0.5 + 0.5 * value / limit)
         ax.add_patch(Rectangle((x0 + j, y), 1, 1, facecolor=shade, edgecolor="black", linewidth=0.6))
-        ax.text(x0 + j + 0.5, y + 0.5, f"{value:.2f}", ha="center", va="center", fontsize=8.5,
-                color="white" if abs(value) > 0.6 * limit else "black")
+        ax.text(
+            x0 + j + 0.5,
+            y + 0.5,
+            f"{value:.2f}",
+            ha="center",
+            va="center",
+            fontsize=8.5,
+            color="white" if abs(value) > 0.6 * limit else "black",
+        )
     ax.text(x0 - 0.3, y + 0.5, label, ha="right", va="center", fontsize=11)
 
 
@@ -27,8 +34,16 @@ def grid(ax, x0, y_top, matrix):
     """A weight matrix as an unlabelled grid of shaded cells, its top at y_top."""
     top = np.abs(matrix).max()
     for (i, j), value in np.ndenumerate(matrix):
-        ax.add_patch(Rectangle((x0 + j * 0.5, y_top - (i + 1) * 0.5), 0.5, 0.5,
-                               facecolor=colours(0.5 + 0.5 * value / top), edgecolor="white", linewidth=0.5))
+        ax.add_patch(
+            Rectangle(
+                (x0 + j * 0.5, y_top - (i + 1) * 0.5),
+                0.5,
+                0.5,
+                facecolor=colours(0.5 + 0.5 * value / top),
+                edgecolor="white",
+                linewidth=0.5,
+            )
+        )
 
 
 fig, ax = plt.subplots(figsize=(10, 6.2), layout="constrained")

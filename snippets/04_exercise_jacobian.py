@@ -23,8 +23,9 @@ two_way[:2] = 0.5
 one_hot = np.zeros(n)
 one_hot[0] = 1.0
 norms = [jacobian_norm(p) for p in (uniform, two_way, one_hot)]
-formula_agrees = all(np.isclose(jacobian_norm(p), by_formula(p), rtol=1e-12, atol=1e-15)
-                     for p in (uniform, two_way, one_hot))
+formula_agrees = all(
+    np.isclose(jacobian_norm(p), by_formula(p), rtol=1e-12, atol=1e-15) for p in (uniform, two_way, one_hot)
+)
 assert formula_agrees
 
 # Uniform over m of the n keys: ||J||_F = sqrt(m - 1) / m, largest at m = 2.

@@ -7,7 +7,7 @@ q = rng.normal(0.0, np.sqrt(variance_q), size=(n_pairs, d_k))  # (n_pairs, d_k)
 k = rng.normal(0.0, np.sqrt(variance_k), size=(n_pairs, d_k))  # (n_pairs, d_k)
 
 scaled = (q * k).sum(axis=1) / np.sqrt(d_k)  # (n_pairs,): q . k / sqrt(d_k)
-predicted = variance_q * variance_k           # Var(q . k) = d_k var_q var_k, divided by d_k
+predicted = variance_q * variance_k  # Var(q . k) = d_k var_q var_k, divided by d_k
 measured = scaled.var()
 standard_error = predicted * np.sqrt((2 + 6 / d_k) / n_pairs)  # as on this page, times var_q var_k
 within_3_standard_errors = bool(abs(measured - predicted) < 3 * standard_error)

@@ -17,25 +17,19 @@ for d_k in d_ks:
     top_unscaled.append(softmax(scores).max(axis=1).mean())
     top_scaled.append(softmax(scores / np.sqrt(d_k)).max(axis=1).mean())
 
-fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2),
-                                  layout="constrained")
+fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2), layout="constrained")
 
 widths = np.array([2, 2048])
 left.loglog(widths, widths, "--", color="gray", label="$y = d_k$")
-left.loglog(d_ks, variance, "o", color="tab:blue", markersize=8,
-            label="measured var$(q \\cdot k)$")
+left.loglog(d_ks, variance, "o", color="tab:blue", markersize=8, label="measured var$(q \\cdot k)$")
 left.set_title("Dot-product variance grows like $d_k$")
 left.set_ylabel("variance of $q \\cdot k$ (log scale)")
 left.legend(loc="upper left")
 
-right.semilogx(d_ks, top_unscaled, "o-", color="tab:red",
-               label="unscaled: softmax$(q \\cdot k)$")
-right.semilogx(d_ks, top_scaled, "s-", color="tab:blue",
-               label="scaled: softmax$(q \\cdot k / \\sqrt{d_k})$")
-right.axhline(1.0, color="gray", linestyle=":",
-              label="one-hot (one key takes all)")
-right.axhline(0.1, color="gray", linestyle="--",
-              label="uniform over the 10 keys")
+right.semilogx(d_ks, top_unscaled, "o-", color="tab:red", label="unscaled: softmax$(q \\cdot k)$")
+right.semilogx(d_ks, top_scaled, "s-", color="tab:blue", label="scaled: softmax$(q \\cdot k / \\sqrt{d_k})$")
+right.axhline(1.0, color="gray", linestyle=":", label="one-hot (one key takes all)")
+right.axhline(0.1, color="gray", linestyle="--", label="uniform over the 10 keys")
 right.set_title("Largest softmax weight, mean over 2,000 queries")
 right.set_ylabel("largest weight")
 right.set_ylim(0, 1.05)

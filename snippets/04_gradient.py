@@ -25,8 +25,7 @@ for j in range(n):
     numeric[:, j] = (softmax(z + step) - softmax(z - step)) / (2 * eps)
 fd_gap = np.abs(softmax_jacobian(softmax(z)) - numeric).max()
 assert fd_gap < 1e-8  # the Jacobian formula is right
-print(f"max |formula - finite difference|: {fd_gap:.8f}",
-      f"(below 1e-8: {fd_gap < 1e-8})")
+print(f"max |formula - finite difference|: {fd_gap:.8f}", f"(below 1e-8: {fd_gap < 1e-8})")
 
 # 2. Random scores as in the forward simulation, now differentiated: at the scores z,
 #    and one step further back, at the query q that produced them.
@@ -38,16 +37,16 @@ q_mean, q_median, q_small, q_top = {}, {}, {}, {}
 for d_k in d_ks:
     queries = rng.standard_normal((n_queries, d_k))  # (n_queries, d_k)
     keys = rng.standard_normal((n_queries, n, d_k))  # (n_queries, n, d_k)
-    upstream = rng.standard_normal((n_queries, n))   # dL/dp, from above
+    upstream = rng.standard_normal((n_queries, n))  # dL/dp, from above
     scores = np.einsum("nd,nkd->nk", queries, keys)  # (n_queries, n)
     for name, scale in ("unscaled", 1.0), ("scaled", 1 / np.sqrt(d_k)):
-        J = softmax_jacobian(softmax(scale * scores))    # (n_queries, n, n)
-        norms = np.linalg.norm(J, axis=(1, 2))           # (n_queries,)
-        dL_dz = np.einsum("qij,qi->qj", J, upstream)     # (n_queries, n)
+        J = softmax_jacobian(softmax(scale * scores))  # (n_queries, n, n)
+        norms = np.linalg.norm(J, axis=(1, 2))  # (n_queries,)
+        dL_dz = np.einsum("qij,qi->qj", J, upstream)  # (n_queries, n)
         # z_j = scale * q . k_j, so dL/dq = scale * sum_j dL/dz_j k_j.
         dL_dq = scale * np.einsum("qj,qjd->qd", dL_dz, keys)  # (n_queries, d_k)
-        q_norms = np.linalg.norm(dL_dq, axis=1)               # (n_queries,)
-        largest_tenth = np.sort(q_norms)[-n_queries // 10:]   # the 10% largest
+        q_norms = np.linalg.norm(dL_dq, axis=1)  # (n_queries,)
+        largest_tenth = np.sort(q_norms)[-n_queries // 10 :]  # the 10% largest
         jac.setdefault(name, []).append(norms.mean())
         frozen.setdefault(name, []).append((norms < frozen_below).mean())
         frozen_count.setdefault(name, []).append(int((norms < frozen_below).sum()))
@@ -82,23 +81,27 @@ mean_over_median_unscaled = q_mean_unscaled / q_median_unscaled
 mean_over_median_scaled = q_mean_scaled / q_median_scaled
 mean_over_median_widest = round(float(mean_over_median_unscaled[-1]), -3)  # to the thousand
 
-print(f"        mean ||J||_F       share ||J||_F < {frozen_below}"
-      "   mean ||dL/dz||")
+print(f"        mean ||J||_F       share ||J||_F < {frozen_below}   mean ||dL/dz||")
 print(" d_k  unscaled  scaled    unscaled  scaled        unscaled  scaled")
-columns = (jac_unscaled, jac_scaled, frozen_unscaled, frozen_scaled,
-           grad_unscaled, grad_scaled)
+columns = (jac_unscaled, jac_scaled, frozen_unscaled, frozen_scaled, grad_unscaled, grad_scaled)
 for d_k, *values in zip(d_ks, *columns, strict=True):
-    print("{:4d} {:9.3f} {:7.3f} {:11.3f} {:7.3f} {:15.3f} {:7.3f}"
-          .format(d_k, *values))
+    print("{:4d} {:9.3f} {:7.3f} {:11.3f} {:7.3f} {:15.3f} {:7.3f}".format(d_k, *values))
 
-print(f"max |dL/dq formula - finite difference|: {fd_gap_q:.8f}",
-      f"(below 1e-8: {fd_gap_q < 1e-8})")
-print(f"||dL/dq||: mean, median, queries below {frozen_below} (of {n_queries}),"
-      " share of the sum held by the largest 10%")
+print(f"max |dL/dq formula - finite difference|: {fd_gap_q:.8f}", f"(below 1e-8: {fd_gap_q < 1e-8})")
+print(
+    f"||dL/dq||: mean, median, queries below {frozen_below} (of {n_queries}), share of the sum held by the largest 10%"
+)
 print(" d_k     mean  median  below  top 10%  |  mean  median  below  top 10%")
 print("         ------- unscaled --------     |  --------- scaled --------")
-columns = (q_mean_unscaled, q_median_unscaled, q_small_unscaled, q_top_unscaled,
-           q_mean_scaled, q_median_scaled, q_small_scaled, q_top_scaled)
+columns = (
+    q_mean_unscaled,
+    q_median_unscaled,
+    q_small_unscaled,
+    q_top_unscaled,
+    q_mean_scaled,
+    q_median_scaled,
+    q_small_scaled,
+    q_top_scaled,
+)
 for d_k, *values in zip(d_ks, *columns, strict=True):
-    print("{:4d} {:8.3f} {:7.1e} {:6d} {:8.2f}  | {:5.3f} {:7.3f} {:6d} {:8.2f}"
-          .format(d_k, *values))
+    print("{:4d} {:8.3f} {:7.1e} {:6d} {:8.2f}  | {:5.3f} {:7.3f} {:6d} {:8.2f}".format(d_k, *values))

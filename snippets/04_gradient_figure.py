@@ -17,26 +17,32 @@ for d_k in d_ks:
     for name, scale in ("unscaled", 1.0), ("scaled", 1 / np.sqrt(d_k)):
         p = softmax(scale * scores)
         J = p[:, :, None] * np.eye(n) - p[:, :, None] * p[:, None, :]  # (2000, n, n)
-        dz = np.einsum("qij,qi->qj", J, upstream)                      # (2000, n)
+        dz = np.einsum("qij,qi->qj", J, upstream)  # (2000, n)
         dq = np.linalg.norm(scale * np.einsum("qj,qjd->qd", dz, keys), axis=1)  # (2000,)
-        measured = {"J": np.linalg.norm(J, axis=(1, 2)).mean(),
-                    "dz": np.linalg.norm(dz, axis=1).mean(),
-                    "q mean": dq.mean(), "q median": np.median(dq),
-                    "q small": (dq < 0.01).mean()}
+        measured = {
+            "J": np.linalg.norm(J, axis=(1, 2)).mean(),
+            "dz": np.linalg.norm(dz, axis=1).mean(),
+            "q mean": dq.mean(),
+            "q median": np.median(dq),
+            "q small": (dq < 0.01).mean(),
+        }
         for quantity, value in measured.items():
             curves.setdefault((quantity, name), []).append(value)
 
 fig, (left, middle, right) = plt.subplots(1, 3, figsize=(13, 4.2), layout="constrained")
 styles = ("unscaled", "tab:red", "o"), ("scaled", "tab:blue", "s")
 for name, color, marker in styles:
-    left.semilogx(d_ks, curves["J", name], marker=marker, color=color,
-                  label=f"mean $\\|J\\|_F$, {name}")
-    left.semilogx(d_ks, curves["dz", name], marker=marker, color=color, linestyle="--",
-                  label=f"mean $\\|\\partial L / \\partial z\\|$, {name}")
-    middle.loglog(d_ks, curves["q mean", name], marker=marker, color=color,
-                  label=f"mean, {name}")
-    middle.loglog(d_ks, curves["q median", name], marker=marker, color=color, linestyle="--",
-                  label=f"median, {name}")
+    left.semilogx(d_ks, curves["J", name], marker=marker, color=color, label=f"mean $\\|J\\|_F$, {name}")
+    left.semilogx(
+        d_ks,
+        curves["dz", name],
+        marker=marker,
+        color=color,
+        linestyle="--",
+        label=f"mean $\\|\\partial L / \\partial z\\|$, {name}",
+    )
+    middle.loglog(d_ks, curves["q mean", name], marker=marker, color=color, label=f"mean, {name}")
+    middle.loglog(d_ks, curves["q median", name], marker=marker, color=color, linestyle="--", label=f"median, {name}")
     right.semilogx(d_ks, curves["q small", name], marker=marker, color=color, label=name)
 left.set_title("At the scores $z$")
 left.set_ylabel("norm, mean over 2,000 queries")

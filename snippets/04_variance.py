@@ -5,16 +5,16 @@ from attn import softmax
 seed = 0
 rng = np.random.default_rng(seed)
 d_ks = np.array([4, 16, 64, 256, 1024])
-n_pairs = 20_000   # independent (q, k) pairs per width, for the variance
+n_pairs = 20_000  # independent (q, k) pairs per width, for the variance
 n_queries = 2_000  # queries per width, for the softmax
-n = 10             # keys each query is scored against
+n = 10  # keys each query is scored against
 
 variance, top_unscaled, top_scaled = [], [], []
 for d_k in d_ks:
     # Components are independent, mean 0, variance 1.
     q = rng.standard_normal((n_pairs, d_k))  # (n_pairs, d_k)
     k = rng.standard_normal((n_pairs, d_k))  # (n_pairs, d_k)
-    dots = (q * k).sum(axis=1)               # (n_pairs,): q . k per pair
+    dots = (q * k).sum(axis=1)  # (n_pairs,): q . k per pair
     variance.append(dots.var())
 
     # Drawn right after q and k: this order fixes every number below.

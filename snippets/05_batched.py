@@ -7,7 +7,7 @@ n, d_model, h = 4, 8, 2
 d_k = d_v = d_model // h
 
 rng = np.random.default_rng(seed)
-X = rng.standard_normal((n, d_model))   # (n, d_model): the four tokens of section 03
+X = rng.standard_normal((n, d_model))  # (n, d_model): the four tokens of section 03
 params = init_multi_head(rng, d_model)  # W_q, W_k, W_v, W_o: each (d_model, d_model)
 
 # Project once at full width: every head's queries sit side by side in the columns.
@@ -20,10 +20,10 @@ Q_h, K_h, V_h = split_heads(Q, h), split_heads(K, h), split_heads(V, h)  # (h, n
 
 # One batched product handles every head: no loop.
 scores = Q_h @ K_h.swapaxes(-1, -2) / np.sqrt(d_k)  # (h, n, n)
-weights = softmax(scores)                            # (h, n, n)
-heads = weights @ V_h                                # (h, n, d_v)
-concat = merge_heads(heads)                          # (n, h * d_v) = (n, d_model)
-out = concat @ params["W_o"]                         # (n, d_model)
+weights = softmax(scores)  # (h, n, n)
+heads = weights @ V_h  # (h, n, d_v)
+concat = merge_heads(heads)  # (n, h * d_v) = (n, d_model)
+out = concat @ params["W_o"]  # (n, d_model)
 
 library_out, library_weights = multi_head_attention(X, X, params, h, return_weights=True)
 

@@ -12,8 +12,10 @@ one_head = {name: rng.standard_normal((d_model, d_model)) for name in ("W_q", "W
 # h narrower heads, each with its own three projections, and one shared output matrix.
 h = 2
 d_k = d_v = d_model // h
-heads = [{name: rng.standard_normal((d_model, d_k)) for name in ("W_q", "W_k", "W_v")}  # (d_model, d_k) each
-         for _ in range(h)]
+heads = [
+    {name: rng.standard_normal((d_model, d_k)) for name in ("W_q", "W_k", "W_v")}  # (d_model, d_k) each
+    for _ in range(h)
+]
 W_o = rng.standard_normal((h * d_v, d_model))  # (h * d_v, d_model): mixes the concatenated heads
 two_heads = {"heads": heads, "W_o": W_o}
 

@@ -14,9 +14,9 @@ v = split_heads(X @ params["W_v"], h)  # (h, n, d_v)
 heads = scaled_dot_product_attention(q, k, v)  # (h, n, d_v)
 
 concat_then_project = merge_heads(heads) @ params["W_o"]  # (n, d_model)
-W_o_blocks = params["W_o"].reshape(h, d_v, d_model)       # (h, d_v, d_model): block i = rows of head i
-per_head = heads @ W_o_blocks                              # (h, n, d_model): each head's own contribution
-sum_of_heads = per_head.sum(axis=0)                        # (n, d_model)
+W_o_blocks = params["W_o"].reshape(h, d_v, d_model)  # (h, d_v, d_model): block i = rows of head i
+per_head = heads @ W_o_blocks  # (h, n, d_model): each head's own contribution
+sum_of_heads = per_head.sum(axis=0)  # (n, d_model)
 
 library = multi_head_attention(X, X, params, h)
 gap = np.abs(sum_of_heads - concat_then_project).max()

@@ -15,8 +15,10 @@ assert formula_agrees
 # The projections do not depend on h: four (d_model, d_model) matrices, split into heads by columns.
 parameters = count_parameters(init_multi_head(np.random.default_rng(0), d_model))
 
-lines = [f"h = {h:>2}: weights {b:>10} bytes = {m:>4.0f} MiB"
-         for h, b, m in zip(head_counts, weights_bytes, weights_mib, strict=True)]
+lines = [
+    f"h = {h:>2}: weights {b:>10} bytes = {m:>4.0f} MiB"
+    for h, b, m in zip(head_counts, weights_bytes, weights_mib, strict=True)
+]
 lines.append(f"h * n * n * itemsize agrees: {formula_agrees}")
 lines.append(f"parameters of W_q, W_k, W_v, W_o at d_model = {d_model}, any h dividing it: {parameters}")
 print("\n".join(lines))

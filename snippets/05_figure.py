@@ -14,8 +14,7 @@ fig, axes = plt.subplots(1, h, figsize=(10, 4.2), layout="constrained")
 for head, ax in enumerate(axes):
     image = ax.imshow(weights[head], cmap="Oranges", vmin=0, vmax=1)
     for (i, j), value in np.ndenumerate(weights[head]):
-        ax.text(j, i, f"{value:.3f}", ha="center", va="center", fontsize=10,
-                color="white" if value > 0.6 else "black")
+        ax.text(j, i, f"{value:.3f}", ha="center", va="center", fontsize=10, color="white" if value > 0.6 else "black")
     ax.set_title(f"head {head}: its own weights (rows sum to 1)")
     ax.set_xticks(range(4), tokens)
     ax.set_yticks(range(4), tokens)

@@ -31,8 +31,9 @@ def matrix(ax, y, columns, label):
             x += gap
             continue
         for i in range(n):
-            ax.add_patch(Rectangle((x, y - (i + 1) * cell), cell, cell, facecolor=colour,
-                                   edgecolor="white", linewidth=1.2))
+            ax.add_patch(
+                Rectangle((x, y - (i + 1) * cell), cell, cell, facecolor=colour, edgecolor="white", linewidth=1.2)
+            )
         x += cell
     ax.text(-0.4, y - n * cell / 2, label, ha="right", va="center", fontsize=11)
     return y - n * cell
@@ -40,8 +41,11 @@ def matrix(ax, y, columns, label):
 
 def arrow(ax, y, text):
     """A downward arrow below y, its label to the right."""
-    ax.add_patch(FancyArrowPatch((width / 2, y - 0.15), (width / 2, y - step + 0.15), arrowstyle="-|>",
-                                 mutation_scale=16, color="black"))
+    ax.add_patch(
+        FancyArrowPatch(
+            (width / 2, y - 0.15), (width / 2, y - step + 0.15), arrowstyle="-|>", mutation_scale=16, color="black"
+        )
+    )
     ax.text(width / 2 + 0.35, y - step / 2, text, ha="left", va="center", fontsize=10.5)
     return y - step
 
@@ -52,8 +56,7 @@ fig, ax = plt.subplots(figsize=(8, 12), layout="constrained")
 y = matrix(ax, 0, [grey] * d_model, f"X {X.shape}")
 y = arrow(ax, y, f"× $W^Q$, $W^K$, $W^V$, each {params['W_q'].shape}")
 y = matrix(ax, y, full, f"Q {Q.shape}\n(K, V alike)")
-y = arrow(ax, y, f"split_heads: columns 0–{d_k - 1} go to head 0,\n"
-                 f"columns {d_k}–{d_model - 1} to head 1")
+y = arrow(ax, y, f"split_heads: columns 0–{d_k - 1} go to head 0,\ncolumns {d_k}–{d_model - 1} to head 1")
 y = matrix(ax, y, split, f"$Q_h$ {Q_h.shape}")
 y = arrow(ax, y, "each head scores on its own:\nsoftmax($Q_h K_h^T / \\sqrt{d_k}$)")
 y = matrix(ax, y, [head_colours[0]] * n + [None] + [head_colours[1]] * n, f"weights {weights.shape}\n(n × n per head)")

@@ -6,12 +6,12 @@ n, d_model = 4, 8
 base = 10000.0
 
 # The paper's formula: dimensions 2i and 2i + 1 share one angle.
-pos = np.arange(n)[:, None]              # (n, 1)
-two_i = np.arange(0, d_model, 2)         # (d_model / 2,): even dimensions
+pos = np.arange(n)[:, None]  # (n, 1)
+two_i = np.arange(0, d_model, 2)  # (d_model / 2,): even dimensions
 angle = pos / base ** (two_i / d_model)  # (n, d_model / 2)
 pe = np.empty((n, d_model))
-pe[:, 0::2] = np.sin(angle)              # even dimensions
-pe[:, 1::2] = np.cos(angle)              # odd dimensions
+pe[:, 0::2] = np.sin(angle)  # even dimensions
+pe[:, 1::2] = np.cos(angle)  # odd dimensions
 
 # Positions per full turn of each sin/cos pair.
 wavelength = 2 * np.pi * base ** (two_i / d_model)  # (d_model / 2,)

@@ -5,8 +5,8 @@ from attn import count_parameters, positional_encoding
 n, d_model, d_k = 4, 8, 4
 rng = np.random.default_rng(0)
 X = rng.standard_normal((n, d_model))  # (n, d_model): token embeddings
-PE = positional_encoding(n, d_model)   # (n, d_model)
-W = rng.standard_normal((d_model, d_k))    # a query projection for the sum
+PE = positional_encoding(n, d_model)  # (n, d_model)
+W = rng.standard_normal((d_model, d_k))  # a query projection for the sum
 W_x = rng.standard_normal((d_model, d_k))  # the two halves of a projection for the concatenation
 W_p = rng.standard_normal((d_model, d_k))
 

@@ -9,8 +9,12 @@ omega = 1 / 10000 ** (np.arange(0, d_model, 2) / d_model)  # (d_model / 2,): eac
 smallest_offset, largest_offset = -20, 20
 offsets = range(smallest_offset, largest_offset + 1)
 # For each offset k: PE[pos] . PE[pos + k] at every pos where both exist, against sum_i cos(omega_i k).
-gap = max(np.abs((pe[max(0, -k):n - max(0, k)] * pe[max(0, k):n - max(0, -k)]).sum(axis=1)
-                 - np.cos(omega * k).sum()).max() for k in offsets)
+gap = max(
+    np.abs(
+        (pe[max(0, -k) : n - max(0, k)] * pe[max(0, k) : n - max(0, -k)]).sum(axis=1) - np.cos(omega * k).sum()
+    ).max()
+    for k in offsets
+)
 depends_on_offset_only = bool(gap < 1e-10)
 assert depends_on_offset_only
 
@@ -19,7 +23,7 @@ norm_squared_constant = bool(np.allclose(norm_squared, d_model / 2, rtol=0, atol
 assert norm_squared_constant
 half_width = d_model / 2
 pos, k = 10, 3
-ahead = (pe[pos] * pe[pos + k]).sum()   # the token k positions later
+ahead = (pe[pos] * pe[pos + k]).sum()  # the token k positions later
 behind = (pe[pos] * pe[pos - k]).sum()  # the token k positions earlier
 
 checked = f"k = {smallest_offset}..{largest_offset}"

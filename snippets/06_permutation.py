@@ -12,7 +12,7 @@ params = {name: rng.standard_normal((d_model, d_model)) for name in ("W_q", "W_k
 perm = np.array([2, 1, 0, 3])  # swap rows 0 and 2
 print("shuffled:", " ".join(words[i] for i in perm))
 
-out = multi_head_attention(X, X, params, h)                       # (n, d_model)
+out = multi_head_attention(X, X, params, h)  # (n, d_model)
 out_shuffled = multi_head_attention(X[perm], X[perm], params, h)  # (n, d_model)
 
 # Shuffled input -> the same output rows, shuffled the same way?

@@ -7,8 +7,7 @@ seed = 2
 rng = np.random.default_rng(seed)
 n, d_model, h = 4, 8, 1
 X = rng.standard_normal((n, d_model))  # (n, d_model)
-params = {name: rng.standard_normal((d_model, d_model))
-          for name in ("W_q", "W_k", "W_v", "W_o")}
+params = {name: rng.standard_normal((d_model, d_model)) for name in ("W_q", "W_k", "W_v", "W_o")}
 perm = np.array([2, 1, 0, 3])  # "dog bites man ." -> "man bites dog ."
 
 pe = positional_encoding(n, d_model)  # (n, d_model): row p is position p

@@ -9,24 +9,21 @@ W_q, W_k, W_v = (rng.standard_normal((8, 4)) for _ in range(3))
 Q, K, V = X @ W_q, X @ W_k, X @ W_v
 mask = causal_mask(4)
 _, unmasked = scaled_dot_product_attention(Q, K, V, return_weights=True)
-_, masked = scaled_dot_product_attention(Q, K, V, mask=mask,
-                                         return_weights=True)
+_, masked = scaled_dot_product_attention(Q, K, V, mask=mask, return_weights=True)
 
 tokens = [f"token {i}" for i in range(4)]
 fig, axes = plt.subplots(1, 2, figsize=(9, 4.2), layout="constrained")
-panels = [(unmasked, "no mask (section 03)", np.ones_like(mask)),
-          (masked, "causal mask: key j ≤ query i", mask)]
+panels = [(unmasked, "no mask (section 03)", np.ones_like(mask)), (masked, "causal mask: key j ≤ query i", mask)]
 for ax, (weights, title, allowed) in zip(axes, panels, strict=True):
     image = ax.imshow(weights, cmap="Oranges", vmin=0, vmax=1)
     for (i, j), value in np.ndenumerate(weights):
         if not allowed[i, j]:  # grey out what the mask removed
-            ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, hatch="//",
-                                       fc="#e6e6e6", ec="#b0b0b0"))
-            ax.text(j, i, "0\nmasked", ha="center", va="center", fontsize=9,
-                    color="#555555")
+            ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, hatch="//", fc="#e6e6e6", ec="#b0b0b0"))
+            ax.text(j, i, "0\nmasked", ha="center", va="center", fontsize=9, color="#555555")
         else:
-            ax.text(j, i, f"{value:.3f}", ha="center", va="center", fontsize=10,
-                    color="white" if value > 0.6 else "black")
+            ax.text(
+                j, i, f"{value:.3f}", ha="center", va="center", fontsize=10, color="white" if value > 0.6 else "black"
+            )
     ax.set_title(title)
     ax.set_xticks(range(4), tokens)
     ax.set_yticks(range(4), tokens)

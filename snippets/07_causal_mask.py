@@ -5,22 +5,22 @@ from attn import causal_mask, scaled_dot_product_attention
 # The example of section 03: same seed, same draws in the same order.
 seed, n, d_model, d_k, d_v = 1, 4, 8, 4, 4
 rng = np.random.default_rng(seed)
-X = rng.standard_normal((n, d_model))      # (n, d_model)
+X = rng.standard_normal((n, d_model))  # (n, d_model)
 W_q = rng.standard_normal((d_model, d_k))  # first,
 W_k = rng.standard_normal((d_model, d_k))  # second,
 W_v = rng.standard_normal((d_model, d_v))  # third
-Q, K, V = X @ W_q, X @ W_k, X @ W_v        # (n, d_k), (n, d_k), (n, d_v)
+Q, K, V = X @ W_q, X @ W_k, X @ W_v  # (n, d_k), (n, d_k), (n, d_v)
 
 mask = causal_mask(n)  # (n, n) bool: True where key j <= query i
 
 # By hand: scores above the diagonal become -inf, and exp(-inf) is exactly 0.
-scores = Q @ K.T / np.sqrt(d_k)                  # (n, n)
+scores = Q @ K.T / np.sqrt(d_k)  # (n, n)
 masked_scores = np.where(mask, scores, -np.inf)  # (n, n)
 
 out, weights = scaled_dot_product_attention(Q, K, V, mask=mask, return_weights=True)
 
-future = ~mask                   # the entries the mask removes
-n_future = int(future.sum())     # n (n - 1) / 2 of them
+future = ~mask  # the entries the mask removes
+n_future = int(future.sum())  # n (n - 1) / 2 of them
 all_future_exactly_zero = bool(np.all(weights[future] == 0.0))
 assert all_future_exactly_zero, "a masked key must get a weight of exactly 0"
 row_sums = weights.sum(axis=-1)

@@ -5,7 +5,7 @@ from attn import count_parameters, encoder_layer, feed_forward, init_encoder_lay
 seed, n, d_model, h, d_ff = 0, 4, 8, 2, 32  # d_ff: the feed-forward's hidden width
 rng = np.random.default_rng(seed)
 params = init_encoder_layer(rng, d_model, d_ff)  # weights first,
-x = rng.standard_normal((n, d_model))            # then the input: (n, d_model)
+x = rng.standard_normal((n, d_model))  # then the input: (n, d_model)
 
 # Sublayer 1, self-attention: x = LayerNorm(x + Sublayer(x)).
 attention_out = multi_head_attention(x, x, params["self_attn"], h)
@@ -14,8 +14,8 @@ x1 = layer_norm(x + attention_out, **params["norm1"])  # both (n, d_model)
 # Sublayer 2, the position-wise feed-forward network, wrapped the same way.
 ffn = params["ffn"]
 hidden = np.maximum(x1 @ ffn["W_1"] + ffn["b_1"], 0.0)  # (n, d_ff): widen, ReLU
-ffn_out = hidden @ ffn["W_2"] + ffn["b_2"]              # (n, d_model)
-out = layer_norm(x1 + ffn_out, **params["norm2"])       # (n, d_model)
+ffn_out = hidden @ ffn["W_2"] + ffn["b_2"]  # (n, d_model)
+out = layer_norm(x1 + ffn_out, **params["norm2"])  # (n, d_model)
 
 assert np.allclose(ffn_out, feed_forward(x1, ffn)) and np.allclose(out, encoder_layer(x, params, h))
 row_means = out.mean(axis=-1).round(12) + 0.0  # + 0.0 turns -0.0 into 0.0

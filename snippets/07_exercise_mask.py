@@ -4,12 +4,12 @@ from attn import scaled_dot_product_attention
 
 # One query, four keys, d_k = 1: the scaled score of key j is q * k_j / sqrt(1) = s[j].
 s = np.array([1.0, 2.0, 0.0, 3.0])  # (n_k,)
-q = np.array([[1.0]])               # (n_q, d_k) = (1, 1)
-k = s[:, None]                      # (n_k, d_k) = (4, 1)
-v = np.eye(4)                       # (n_k, d_v) = (4, 4): each output row is its weight row
+q = np.array([[1.0]])  # (n_q, d_k) = (1, 1)
+k = s[:, None]  # (n_k, d_k) = (4, 1)
+v = np.eye(4)  # (n_k, d_v) = (4, 4): each output row is its weight row
 
 padding = np.array([[True, True, True, False]])  # (n_q, n_k): key 3 is padding
-_, unmasked = scaled_dot_product_attention(q, k, v, return_weights=True)        # (1, 4)
+_, unmasked = scaled_dot_product_attention(q, k, v, return_weights=True)  # (1, 4)
 _, masked = scaled_dot_product_attention(q, k, v, mask=padding, return_weights=True)  # (1, 4)
 renormalised = unmasked[0, :3] / (1.0 - unmasked[0, 3])  # the kept weights, scaled to sum to 1
 is_renormalised = bool(np.allclose(masked[0, :3], renormalised, rtol=0, atol=1e-15))

@@ -18,15 +18,16 @@ def attend(z):
 post = [x]  # the paper's post-norm: LayerNorm(x + Sublayer(x)), twice
 post.append(layer_norm(post[-1] + attend(post[-1]), **p["norm1"]))
 post.append(layer_norm(post[-1] + feed_forward(post[-1], p["ffn"]), **p["norm2"]))
-pre = [x]   # pre-norm: x + Sublayer(LayerNorm(x)), twice; the stream is only added to
+pre = [x]  # pre-norm: x + Sublayer(LayerNorm(x)), twice; the stream is only added to
 pre.append(pre[-1] + attend(layer_norm(pre[-1], **p["norm1"])))
 pre.append(pre[-1] + feed_forward(layer_norm(pre[-1], **p["norm2"]), p["ffn"]))
 assert np.allclose(post[-1], encoder_layer(x, p, h)) and np.allclose(pre[-1], pre_norm_layer(x, p, h))
 
 
 def box(ax, x0, y, text, colour):
-    ax.add_patch(FancyBboxPatch((x0 - 1.1, y - 0.32), 2.2, 0.64, boxstyle="round,pad=0.05",
-                                facecolor=colour, edgecolor="black"))
+    ax.add_patch(
+        FancyBboxPatch((x0 - 1.1, y - 0.32), 2.2, 0.64, boxstyle="round,pad=0.05", facecolor=colour, edgecolor="black")
+    )
     ax.text(x0, y, text, ha="center", va="center", fontsize=10)
 
 
@@ -35,8 +36,9 @@ def arrow(ax, a, b, style="-|>"):
 
 
 fig, ax = plt.subplots(figsize=(10, 7.4), layout="constrained")
-for col, (title, stream, norm_on_stream) in enumerate((("post-norm (the paper)", post, True),
-                                                       ("pre-norm (many later models)", pre, False))):
+for col, (title, stream, norm_on_stream) in enumerate(
+    (("post-norm (the paper)", post, True), ("pre-norm (many later models)", pre, False))
+):
     s = col * 7.0  # the stream's x position
     ax.text(s + 1.4, 9.3, title, ha="center", fontsize=12, weight="bold")
     ax.text(s - 0.3, 0.2, f"x\nstd {stream[0][0].std():.2f}", ha="right", va="center", fontsize=10)
@@ -66,8 +68,13 @@ for col, (title, stream, norm_on_stream) in enumerate((("post-norm (the paper)",
         ax.text(s - 0.3, y + 0.15, f"std {stream[k + 1][0].std():.2f}", ha="right", va="center", fontsize=10)
     arrow(ax, (s, y), (s, y + 0.6))
     ax.text(s, y + 0.75, "to the next layer", ha="center", fontsize=10)
-ax.text(6.2, -0.5, f"std: the spread of token 0's row of width {d_model} at each point of the stream",
-        ha="center", fontsize=10)
+ax.text(
+    6.2,
+    -0.5,
+    f"std: the spread of token 0's row of width {d_model} at each point of the stream",
+    ha="center",
+    fontsize=10,
+)
 ax.set_xlim(-2.2, 12.6)
 ax.set_ylim(-0.8, 9.6)
 ax.set_aspect("equal")

@@ -3,7 +3,7 @@ import numpy as np
 from attn import causal_mask, init_multi_head, multi_head_attention
 
 target = ["the", "cat", "sat", "down", "<end>"]  # the sentence the decoder must produce
-decoder_input = ["<start>"] + target[:-1]        # the same sentence, shifted right by one
+decoder_input = ["<start>"] + target[:-1]  # the same sentence, shifted right by one
 n = len(target)
 mask = causal_mask(n)  # (n, n): position i may attend to positions 0..i
 
@@ -25,7 +25,7 @@ x = rng.standard_normal((n, d_model))  # (n, d_model): the embedded decoder inpu
 x_changed = x.copy()
 x_changed[-1] = rng.standard_normal(d_model)  # another token at the last position
 
-masked_before = multi_head_attention(x, x, params, h, mask)            # (n, d_model)
+masked_before = multi_head_attention(x, x, params, h, mask)  # (n, d_model)
 masked_after = multi_head_attention(x_changed, x_changed, params, h, mask)
 with_mask = bool(np.array_equal(masked_before[:-1], masked_after[:-1]))
 unmasked_before = multi_head_attention(x, x, params, h)

@@ -6,7 +6,7 @@ seed, n_src, n_tgt = 3, 5, 3  # source tokens; target tokens generated so far
 d_model, d_k, d_v, h, d_ff = 8, 4, 4, 2, 32
 rng = np.random.default_rng(seed)
 memory = rng.standard_normal((n_src, d_model))  # (n_src, d_model): encoder out
-y = rng.standard_normal((n_tgt, d_model))       # (n_tgt, d_model): decoder
+y = rng.standard_normal((n_tgt, d_model))  # (n_tgt, d_model): decoder
 # One set of projections keeps the example short (a real layer has one per sublayer).
 W_q, W_k, W_v = (rng.standard_normal((d_model, d)) / np.sqrt(d_model) for d in (d_k, d_k, d_v))
 
@@ -17,9 +17,9 @@ def attend(queries_from, keys_values_from, mask=None):
     return scaled_dot_product_attention(Q, K, V, mask=mask, return_weights=True)
 
 
-_, enc_weights = attend(memory, memory)                 # encoder self
+_, enc_weights = attend(memory, memory)  # encoder self
 _, dec_weights = attend(y, y, mask=causal_mask(n_tgt))  # decoder self
-cross_out, cross_weights = attend(y, memory)            # cross
+cross_out, cross_weights = attend(y, memory)  # cross
 enc_zeros, dec_zeros, cross_zeros = (int((w == 0).sum()) for w in (enc_weights, dec_weights, cross_weights))
 
 # Say this source has only n_real tokens and then padding: cross-attention needs its padding mask.

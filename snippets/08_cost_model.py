@@ -7,7 +7,7 @@ sizes = [128, 256, 512, 1024, 2048, 4096]
 MiB = 2**20
 
 score_bytes = [score_matrix_bytes(n) for n in sizes]  # one (n, n) float64
-flops = [attention_flops(n, d) for n in sizes]         # QK^T and weights @ V
+flops = [attention_flops(n, d) for n in sizes]  # QK^T and weights @ V
 bytes_growth = [b / a for a, b in pairwise(score_bytes)]
 flops_growth = [b / a for a, b in pairwise(flops)]
 

@@ -40,13 +40,17 @@ for n in sizes:
     Q = rng.standard_normal((n, d_k))  # (n, d_k)
     K = rng.standard_normal((n, d_k))  # (n, d_k)
     V = rng.standard_normal((n, d_v))  # (n, d_v)
-    rows.append([peak_mib(plain_attention, Q, K, V),
-                 peak_mib(scaled_dot_product_attention, Q, K, V),
-                 peak_mib(blockwise_attention, Q, K, V)])
+    rows.append(
+        [
+            peak_mib(plain_attention, Q, K, V),
+            peak_mib(scaled_dot_product_attention, Q, K, V),
+            peak_mib(blockwise_attention, Q, K, V),
+        ]
+    )
 plain_mib, default_mib, blockwise_mib = np.array(rows).T  # (len(sizes),) each
 score_matrix_mib = np.array([score_matrix_bytes(n) for n in sizes]) / MiB
 plain_in_matrices = plain_mib / score_matrix_mib  # n x n matrices at the peak
-plain_growth = plain_mib[1:] / plain_mib[:-1]          # per doubling of n
+plain_growth = plain_mib[1:] / plain_mib[:-1]  # per doubling of n
 default_growth = default_mib[1:] / default_mib[:-1]
 blockwise_growth = blockwise_mib[1:] / blockwise_mib[:-1]
 # blockwise_attention's default block: block_size query rows by key_block_size keys.
@@ -55,11 +59,9 @@ block_rows, block_keys = defaults["block_size"].default, defaults["key_block_siz
 block_mib = score_block_bytes(block_rows, block_keys) / MiB
 
 print("peak memory during one call, MiB (tracemalloc, least of 3 calls)")
-print(f"{'n':>5} {'one n x n':>10} {'plain':>8} {'default':>8}"
-      f" {'blockwise':>10}")
+print(f"{'n':>5} {'one n x n':>10} {'plain':>8} {'default':>8} {'blockwise':>10}")
 for i, n in enumerate(sizes):
-    print(f"{n:>5} {score_matrix_mib[i]:>10.1f} {plain_mib[i]:>8.1f}"
-          f" {default_mib[i]:>8.1f} {blockwise_mib[i]:>10.1f}")
+    print(f"{n:>5} {score_matrix_mib[i]:>10.1f} {plain_mib[i]:>8.1f} {default_mib[i]:>8.1f} {blockwise_mib[i]:>10.1f}")
 print("plain's peak in n x n matrices:", plain_in_matrices.round(2))
 print("growth per doubling of n, plain:    ", plain_growth.round(2))
 print("growth per doubling of n, default:  ", default_growth.round(2))

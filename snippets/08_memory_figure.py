@@ -29,8 +29,7 @@ fig, ax = plt.subplots(figsize=(7, 4.5), layout="constrained")
 for (name, peaks), marker in zip(peak_mib.items(), "osD", strict=True):
     ax.loglog(sizes, peaks, marker=marker, label=name)
 matrix_mib = [score_matrix_bytes(n) / 2**20 for n in sizes]
-ax.loglog(sizes, matrix_mib, "k--", linewidth=1,
-          label="one $n \\times n$ float64 matrix")
+ax.loglog(sizes, matrix_mib, "k--", linewidth=1, label="one $n \\times n$ float64 matrix")
 ax.set_xticks(sizes, [str(n) for n in sizes])
 ax.minorticks_off()
 ax.set_xlabel("sequence length n")

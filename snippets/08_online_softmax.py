@@ -8,15 +8,15 @@ rng = np.random.default_rng(0)
 Q, K, V = (rng.standard_normal((n, d)) for d in (d_k, d_k, d_v))  # (n, d) each
 
 m = np.full((n, 1), -np.inf)  # (n, 1): each row's largest score so far
-l = np.zeros((n, 1))          # (n, 1): sum of exp(score - m) so far
-o = np.zeros((n, d_v))        # (n, d_v): sum of exp(score - m) * value so far
+l = np.zeros((n, 1))  # (n, 1): sum of exp(score - m) so far
+o = np.zeros((n, d_v))  # (n, d_v): sum of exp(score - m) * value so far
 for start in range(0, n, block):
-    S = Q @ K[start:start + block].T / np.sqrt(d_k)      # (n, b)
+    S = Q @ K[start : start + block].T / np.sqrt(d_k)  # (n, b)
     m_new = np.maximum(m, S.max(axis=1, keepdims=True))  # (n, 1)
-    P = np.exp(S - m_new)                                # (n, b)
-    rescale = np.exp(m - m_new)                          # (n, 1); 0 at first
+    P = np.exp(S - m_new)  # (n, b)
+    rescale = np.exp(m - m_new)  # (n, 1); 0 at first
     l = rescale * l + P.sum(axis=1, keepdims=True)
-    o = rescale * o + P @ V[start:start + block]
+    o = rescale * o + P @ V[start : start + block]
     m = m_new
 out_by_hand = o / l  # (n, d_v)
 roundoff = 1e-14  # float64 rounding; the exact digits depend on the BLAS kernel

@@ -37,5 +37,7 @@ print(f"CPU time, fastest of {repeats} rounds, ms, d_k = {d_k}")
 print(f"{'n':>5}" + "".join(f"{name:>11}" for name in short))
 for i, n in enumerate(sizes):
     print(f"{n:>5}" + "".join(f"{ms[i, j]:>11.2f}" for j in range(len(methods))))
-print(f"fitted p in t ~ n^p, n = {sizes[0]} to {sizes[-1]}:",
-      "  ".join(f"{name} {p:.2f}" for name, p in zip(short, exponent, strict=True)))
+print(
+    f"fitted p in t ~ n^p, n = {sizes[0]} to {sizes[-1]}:",
+    "  ".join(f"{name} {p:.2f}" for name, p in zip(short, exponent, strict=True)),
+)

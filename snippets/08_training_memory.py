@@ -1,8 +1,8 @@
 from attn.cost import attention_weights_bytes
 
 h, layers, d_model = 8, 6, 512  # the base model's heads, encoder layers and width
-batch = 32                      # sequences per training step: our choice for the example
-itemsize = 4                    # float32
+batch = 32  # sequences per training step: our choice for the example
+itemsize = 4  # float32
 GiB = 2**30
 lengths = [512, 2048, 8192]
 

@@ -1,14 +1,14 @@
 import numpy as np
 
 from attn import (
-                  Config,
-                  count_parameters,
-                  decoder_only_loss_and_gradients,
-                  forward_decoder_only,
-                  greedy_generate,
-                  init_decoder_only,
-                  init_transformer,
-                  parameter_counts,
+    Config,
+    count_parameters,
+    decoder_only_loss_and_gradients,
+    forward_decoder_only,
+    greedy_generate,
+    init_decoder_only,
+    init_transformer,
+    parameter_counts,
 )
 
 config = Config(vocab=12, d_model=16, h=2, d_ff=32, N=2, pad=0)

@@ -25,8 +25,7 @@ pe_positions = 64
 pe_std = positional_encoding(pe_positions, config.d_model).std()  # the encodings of 64 positions
 outweighed = bool(expected_std < pe_std)  # unscaled, the token's part spreads less than the encodings
 assert outweighed, "unscaled, the token part must spread less than the encodings"
-print(f"std of E: {E_std:.3f}  of E * sqrt(d_model): {scaled_std:.3f}"
-      f"  of the encodings: {pe_std:.3f}")
+print(f"std of E: {E_std:.3f}  of E * sqrt(d_model): {scaled_std:.3f}  of the encodings: {pe_std:.3f}")
 
 # Token 1 appears twice: the same row, made different by the encodings of positions 1 and 3.
 rows_equal = np.array_equal(rows[0, 1], rows[0, 3])

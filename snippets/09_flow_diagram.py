@@ -2,24 +2,26 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
-from attn import (Config, encode, forward, forward_decoder_only, init_decoder_only,
-                  init_transformer)
+from attn import Config, encode, forward, forward_decoder_only, init_decoder_only, init_transformer
 
 # The sizes of 09_decoder_only.py; one forward pass of each kind gives every shape drawn.
 config = Config(vocab=12, d_model=16, h=2, d_ff=32, N=2, pad=0)
 rng = np.random.default_rng(0)
 source, target_in = np.array([[3, 8, 5, 2, 7]]), np.array([[1, 4, 6, 9]])  # (1, 5), (1, 4)
 both = init_transformer(rng, config)
-memory = encode(both, source, config)                    # (1, 5, d_model)
-logits = forward(both, source, target_in, config)        # (1, 4, vocab)
-tokens = np.concatenate([source, target_in], axis=1)     # (1, 9): one sequence holds it all
+memory = encode(both, source, config)  # (1, 5, d_model)
+logits = forward(both, source, target_in, config)  # (1, 4, vocab)
+tokens = np.concatenate([source, target_in], axis=1)  # (1, 9): one sequence holds it all
 only = init_decoder_only(rng, config)
 logits_only = forward_decoder_only(only, tokens, config)  # (1, 9, vocab)
 
 
 def box(ax, x, y, text, colour, width=3.0):
-    ax.add_patch(FancyBboxPatch((x - width / 2, y - 0.45), width, 0.9, boxstyle="round,pad=0.06",
-                                facecolor=colour, edgecolor="black"))
+    ax.add_patch(
+        FancyBboxPatch(
+            (x - width / 2, y - 0.45), width, 0.9, boxstyle="round,pad=0.06", facecolor=colour, edgecolor="black"
+        )
+    )
     ax.text(x, y, text, ha="center", va="center", fontsize=10)
 
 
@@ -56,8 +58,14 @@ arrow(ax, (12.2, 0.5), (12.2, 1.5))
 arrow(ax, (12.2, 2.5), (12.2, 3.8), f"(1, {tokens.shape[1]}, {config.d_model})")
 arrow(ax, (12.2, 5.4), (12.2, 6.7))
 ax.plot([9.3, 9.3], [-0.6, 8.7], color="#999999", linewidth=0.8)
-ax.text(8.0, -1.2, f"one forward pass of each, $d_{{model}}$ = {config.d_model}, vocabulary {config.vocab}: "
-        "row i of the logits predicts the token after position i", ha="center", fontsize=10)
+ax.text(
+    8.0,
+    -1.2,
+    f"one forward pass of each, $d_{{model}}$ = {config.d_model}, vocabulary {config.vocab}: "
+    "row i of the logits predicts the token after position i",
+    ha="center",
+    fontsize=10,
+)
 ax.set_xlim(-0.6, 14.8)
 ax.set_ylim(-1.5, 8.8)
 ax.axis("off")

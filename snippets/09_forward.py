@@ -10,26 +10,26 @@ E = params["embedding"]
 source = np.array([[5, 7, 2, 9, 4], [8, 3, 6, 0, 0]])  # (batch, m)
 target = np.array([[1, 6, 6, 3, 2], [1, 9, 5, 0, 0]])  # (batch, n + 1): the begin token, then the target
 target_in, target_out = target[:, :-1], target[:, 1:]  # (batch, n) each: read, and predicted
-source_keys = (source != 0)[:, None, :]      # (batch, 1, m): padding is never attended to
+source_keys = (source != 0)[:, None, :]  # (batch, 1, m): padding is never attended to
 self_mask = attn.causal_mask(4) & (target_in != 0)[:, None, :]  # (batch, n, n): no future, no padding
 
-memory = attn.embed(source, E)                         # (batch, m, d_model): then what the decoder reads
+memory = attn.embed(source, E)  # (batch, m, d_model): then what the decoder reads
 print("source tokens        ", source.shape)
 print("embedded + positions ", memory.shape)
 for i, layer in enumerate(params["encoder"]):
     memory = attn.encoder_layer(memory, layer, config.h, source_keys)
     print(f"encoder layer {i}      ", memory.shape)
 
-y = attn.embed(target_in, E)                           # (batch, n, d_model)
+y = attn.embed(target_in, E)  # (batch, n, d_model)
 print("target tokens        ", target_in.shape)
 print("embedded + positions ", y.shape)
 for i, layer in enumerate(params["decoder"]):
     y = attn.decoder_layer(y, memory, layer, config.h, self_mask, source_keys)
     print(f"decoder layer {i}      ", y.shape)
 
-logits = attn.output_logits(y, E)                      # (batch, n, vocab): y E^T, the same E
+logits = attn.output_logits(y, E)  # (batch, n, vocab): y E^T, the same E
 print("logits               ", logits.shape)
 assert np.allclose(logits, attn.forward(params, source, target_in, config)), "attn.forward must agree"
-real_targets = int((target_out != 0).sum())            # padding is not predicted
+real_targets = int((target_out != 0).sum())  # padding is not predicted
 loss = attn.cross_entropy(logits, target_out, config.eps_ls, config.pad)  # one number
 print(f"loss, the mean over {real_targets} real target positions: {loss:.4f}")

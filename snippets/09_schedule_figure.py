@@ -7,8 +7,9 @@ steps = np.arange(1, 100_001)
 fig, ax = plt.subplots(figsize=(8, 4), layout="constrained")
 for d_model, style in ((512, "-"), (1024, "--")):
     rates = [learning_rate(int(step), d_model, 4000) for step in steps]
-    ax.plot(steps, rates, style, color="tab:blue" if d_model == 512 else "tab:orange",
-            label=f"$d_{{model}}$ = {d_model}")
+    ax.plot(
+        steps, rates, style, color="tab:blue" if d_model == 512 else "tab:orange", label=f"$d_{{model}}$ = {d_model}"
+    )
 peak = learning_rate(4000, 512, 4000)
 ax.plot([4000], [peak], "o", color="black")
 ax.annotate(f"peak at step 4000: {peak:.2e}", (4000, peak), xytext=(12000, peak * 0.97))

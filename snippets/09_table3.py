@@ -19,15 +19,17 @@ layer_norm_percent = 100 * base_layer_norm / base_shortfall
 
 # Every Table 3 row that lists a count and keeps d_k = d_model / h:
 #       name               N  d_model  h  d_ff  millions
-rows = {"base":           (6, 512,     8, 2048, 65),
-        "N = 2":          (2, 512,     8, 2048, 36),
-        "N = 4":          (4, 512,     8, 2048, 50),
-        "N = 8":          (8, 512,     8, 2048, 80),
-        "d_model = 256":  (6, 256,     8, 2048, 28),
-        "d_model = 1024": (6, 1024,    8, 2048, 168),
-        "d_ff = 1024":    (6, 512,     8, 1024, 53),
-        "d_ff = 4096":    (6, 512,     8, 4096, 90),
-        "big":            (6, 1024,   16, 4096, 213)}
+rows = {
+    "base": (6, 512, 8, 2048, 65),
+    "N = 2": (2, 512, 8, 2048, 36),
+    "N = 4": (4, 512, 8, 2048, 50),
+    "N = 8": (8, 512, 8, 2048, 80),
+    "d_model = 256": (6, 256, 8, 2048, 28),
+    "d_model = 1024": (6, 1024, 8, 2048, 168),
+    "d_ff = 1024": (6, 512, 8, 1024, 53),
+    "d_ff = 4096": (6, 512, 8, 4096, 90),
+    "big": (6, 1024, 16, 4096, 213),
+}
 print("vocabulary sizes V for which our count rounds to the row's millions:")
 low, high = {}, {}
 for name, (N, d_model, h, d_ff, millions) in rows.items():

@@ -5,7 +5,7 @@ from attn import Config, count_parameters, init_transformer, loss_and_gradients
 N = 2
 config = Config(vocab=8, d_model=8, h=2, d_ff=16, N=N, p_drop=0.1, eps_ls=0.1, pad=0)
 params = init_transformer(np.random.default_rng(0), config)
-source = np.array([[3, 4, 5, 6], [7, 2, 0, 0]])     # (batch, m), padded with 0
+source = np.array([[3, 4, 5, 6], [7, 2, 0, 0]])  # (batch, m), padded with 0
 target = np.array([[1, 6, 5, 4, 3], [1, 2, 7, 0, 0]])  # (batch, n + 1), starts with 1
 
 
@@ -42,8 +42,7 @@ def random_like(tree, rng):
 
 
 loss, grads = loss_and_gradients(params, source, target, config, np.random.default_rng(1))
-print(f"loss {loss:.6f}; parameters {count_parameters(params):,};"
-      f" gradient entries {count_parameters(grads):,}")
+print(f"loss {loss:.6f}; parameters {count_parameters(params):,}; gradient entries {count_parameters(grads):,}")
 
 # Move every parameter at once along a random direction u: the slope must be <gradient, u>.
 rng, eps = np.random.default_rng(2), 1e-5

@@ -4,12 +4,12 @@ from attn import cross_entropy, cross_entropy_backward, smoothed_targets, softma
 
 # One position, a vocabulary of 4, the right token is 0, the paper's label smoothing.
 z = np.array([[2.0, 1.0, 0.0, -1.0]])  # (n, vocab) = (1, 4) logits
-target = np.array([0])                  # (n,)
+target = np.array([0])  # (n,)
 eps_ls = 0.1
 
-p = softmax(z)                                 # (1, 4)
-q = smoothed_targets(target, 4, eps_ls)        # (1, 4)
-by_hand = p - q                                # the derivation's answer, (1, 4)
+p = softmax(z)  # (1, 4)
+q = smoothed_targets(target, 4, eps_ls)  # (1, 4)
+by_hand = p - q  # the derivation's answer, (1, 4)
 library = cross_entropy_backward(z, target, eps_ls=eps_ls)
 
 

@@ -5,24 +5,25 @@ import numpy as np
 
 n, BOS = 6, 10  # tokens 0-9 are the digits; token 10 begins every target
 rng = np.random.default_rng(0)
-source = rng.integers(0, 10, (3, n))                                      # (batch, n)
+source = rng.integers(0, 10, (3, n))  # (batch, n)
 target = np.concatenate([np.full((3, 1), BOS), source[:, ::-1]], axis=1)  # (batch, n + 1)
 
 # A model that cannot see the order of the source sees only which digits it holds: a multiset.
 sequences = 10**n
 multisets = math.comb(n + 9, 9)  # ways to choose n digits from 10 with repetition, order ignored
 ceiling = multisets / sequences
-one_in = round(1 / ceiling)      # the ceiling as "1 in ..."
+one_in = round(1 / ceiling)  # the ceiling as "1 in ..."
 
 # Brute force at n = 4: list all 10^4 sequences, and guess each one from its sorted digits alone.
-small = np.array(list(itertools.product(range(10), repeat=4)))     # (10^4, 4)
+small = np.array(list(itertools.product(range(10), repeat=4)))  # (10^4, 4)
 distinct_multisets = len({tuple(sorted(s)) for s in small.tolist()})
-guess = np.sort(small, axis=1)                                      # one arrangement per multiset
-guess_accuracy = np.mean(np.all(guess == small[:, ::-1], axis=1))   # right if the reverse is sorted
+guess = np.sort(small, axis=1)  # one arrangement per multiset
+guess_accuracy = np.mean(np.all(guess == small[:, ::-1], axis=1))  # right if the reverse is sorted
 
 for i in range(3):
     print("source", source[i], " decoder reads", target[i, :-1], " must predict", target[i, 1:])
-print(f"sequences: {sequences:,}  multisets: {multisets:,}"
-      f"  best order-blind exact match: {ceiling:.6f}")
-print(f"n = 4: multisets {distinct_multisets} = C(13, 9) = {math.comb(13, 9)};"
-      f" guessing the sorted order is right {guess_accuracy:.4f} = {math.comb(13, 9) / 10**4:.4f}")
+print(f"sequences: {sequences:,}  multisets: {multisets:,}  best order-blind exact match: {ceiling:.6f}")
+print(
+    f"n = 4: multisets {distinct_multisets} = C(13, 9) = {math.comb(13, 9)};"
+    f" guessing the sorted order is right {guess_accuracy:.4f} = {math.comb(13, 9) / 10**4:.4f}"
+)

@@ -6,14 +6,24 @@ import math
 import matplotlib.pyplot as plt
 import numpy as np
 
-from attn import (Config, adam_step, attention_weights, count_parameters, forward, greedy_decode,
-                  init_adam, init_transformer, learning_rate, log_softmax, loss_and_gradients)
+from attn import (
+    Config,
+    adam_step,
+    attention_weights,
+    count_parameters,
+    forward,
+    greedy_decode,
+    init_adam,
+    init_transformer,
+    learning_rate,
+    log_softmax,
+    loss_and_gradients,
+)
 
 # %% model
 n, BOS, PAD = 6, 10, 11  # digits are tokens 0-9; 10 begins a target; 11 pads (never needed here)
 vocab, d_model, h, d_ff, N, p_drop, eps_ls = 12, 32, 2, 64, 1, 0.1, 0.1
-config = Config(vocab=vocab, d_model=d_model, h=h, d_ff=d_ff, N=N, p_drop=p_drop, eps_ls=eps_ls,
-                pad=PAD)
+config = Config(vocab=vocab, d_model=d_model, h=h, d_ff=d_ff, N=N, p_drop=p_drop, eps_ls=eps_ls, pad=PAD)
 batch, steps, warmup = 64, 300, 100
 d_k = d_model // h
 
@@ -55,9 +65,11 @@ def train(config, seed=1):
 
 
 # %% runs
-runs = {"positions, eps_ls 0.1": config,
-        "no positions, eps_ls 0.1": config._replace(position=False),
-        "positions, eps_ls 0": config._replace(eps_ls=0.0)}
+runs = {
+    "positions, eps_ls 0.1": config,
+    "no positions, eps_ls 0.1": config._replace(position=False),
+    "positions, eps_ls 0": config._replace(eps_ls=0.0),
+}
 names = list(runs)
 trained = {name: train(c) for name, c in runs.items()}
 model, blind = trained[names[0]][0], trained[names[1]][0]  # with positions, and without
@@ -77,8 +89,9 @@ def leaves(tree):
 
 
 starts = [leaves(init_transformer(np.random.default_rng(1), c)) for c in runs.values()]  # as train()
-same_weights = all(len(s) == len(starts[0]) and all(np.array_equal(a, b) for a, b in zip(s, starts[0], strict=True))
-                   for s in starts)
+same_weights = all(
+    len(s) == len(starts[0]) and all(np.array_equal(a, b) for a, b in zip(s, starts[0], strict=True)) for s in starts
+)
 assert same_weights and same_batches, "the three runs must differ only in their settings"
 
 
@@ -86,7 +99,7 @@ assert same_weights and same_batches, "the three runs must differ only in their 
 first_loss = np.array([trained[name][1][0] for name in names])
 last_loss = np.array([trained[name][1][-1] for name in names])
 q_right = 1 - eps_ls + eps_ls / vocab  # what smoothing trains p(right token) towards
-q_other = eps_ls / vocab               # and p of each of the vocab - 1 others
+q_other = eps_ls / vocab  # and p of each of the vocab - 1 others
 loss_floor = -(q_right * np.log(q_right) + (vocab - 1) * q_other * np.log(q_other))
 
 # %% loss-figure
@@ -94,8 +107,7 @@ fig, ax = plt.subplots(figsize=(8, 4), layout="constrained")
 for (name, (_, losses, _)), style in zip(trained.items(), ("-", "--", ":"), strict=True):
     ax.plot(np.arange(1, steps + 1), losses, style, label=name, linewidth=1.5)
 ax.axhline(loss_floor, color="grey", linewidth=0.8)
-ax.annotate("lowest loss with eps_ls = 0.1", (0, loss_floor), xytext=(4, -14),
-            textcoords="offset points")
+ax.annotate("lowest loss with eps_ls = 0.1", (0, loss_floor), xytext=(4, -14), textcoords="offset points")
 ax.set_xlabel("training step")
 ax.set_ylabel("training loss (one batch)")
 ax.set_ylim(0, None)
@@ -104,9 +116,10 @@ fig.savefig("loss.svg")
 
 # %% accuracy
 source, target = with_target(digits(held_out))  # (2000, n), (2000, n + 1)
-answer = target[:, 1:]                          # (2000, n): what the decoder must produce
-produced = {name: greedy_decode(trained[name][0], source, runs[name], steps=n, bos=BOS)
-            for name in names}                  # (2000, n) each
+answer = target[:, 1:]  # (2000, n): what the decoder must produce
+produced = {
+    name: greedy_decode(trained[name][0], source, runs[name], steps=n, bos=BOS) for name in names
+}  # (2000, n) each
 exact = np.array([np.mean(np.all(produced[name] == answer, axis=1)) for name in names])
 digit_accuracy = np.array([np.mean(produced[name] == answer) for name in names])
 wrong_with_positions = int(np.sum(np.any(produced[names[0]] != answer, axis=1)))
@@ -122,8 +135,8 @@ rearranged = np.mean(np.all(same_digits, axis=1))
 
 # %% multisets
 multisets = np.array(list(itertools.combinations_with_replacement(range(10), n)))  # (5005, n)
-blind_out = greedy_decode(blind, multisets, blind_config, steps=n, bos=BOS)        # (5005, n)
-rearranges = np.all(np.sort(blind_out, axis=1) == multisets, axis=1)               # (5005,)
+blind_out = greedy_decode(blind, multisets, blind_config, steps=n, bos=BOS)  # (5005, n)
+rearranges = np.all(np.sort(blind_out, axis=1) == multisets, axis=1)  # (5005,)
 right_multisets = int(rearranges.sum())
 blind_expected = right_multisets / 10**n  # each such multiset: right for one arrangement
 ceiling = len(multisets) / 10**n
@@ -134,8 +147,8 @@ trained_on = np.unique(trained[names[1]][2])  # every sequence of some training 
 seen_share = len(trained_on) / 10**n
 right_seen = int(np.isin(right_codes, trained_on).sum())
 right_held_out = int(np.isin(right_codes, held_out).sum())
-expected_seen = right_multisets * seen_share                     # if training on it did not matter
-expected_in_held_out = right_multisets * len(held_out) / 10**n   # if holding it out did not matter
+expected_seen = right_multisets * seen_share  # if training on it did not matter
+expected_in_held_out = right_multisets * len(held_out) / 10**n  # if holding it out did not matter
 
 
 def log_comb(a, b):
@@ -144,15 +157,21 @@ def log_comb(a, b):
 
 # The chance that 2000 distinct random sequences hold at most right_held_out of the right ones
 # (hypergeometric: right_multisets marked among 10^n, 2000 drawn without replacement).
-p_as_few = sum(math.exp(log_comb(right_multisets, k) + log_comb(10**n - right_multisets, len(held_out) - k)
-                        - log_comb(10**n, len(held_out))) for k in range(right_held_out + 1))
+p_as_few = sum(
+    math.exp(
+        log_comb(right_multisets, k)
+        + log_comb(10**n - right_multisets, len(held_out) - k)
+        - log_comb(10**n, len(held_out))
+    )
+    for k in range(right_held_out + 1)
+)
 
 
 # %% cross
 cross = attention_weights(model, source, target[:, :-1], config)["cross"][0]  # (2000, h, n, n)
-mirrored = n - 1 - np.arange(n)                           # the source position output i copies
-example = cross[0]                                        # (h, n, n): the first held-out sequence
-example_mirror = example[:, np.arange(n), mirrored]       # (h, n)
+mirrored = n - 1 - np.arange(n)  # the source position output i copies
+example = cross[0]  # (h, n, n): the first held-out sequence
+example_mirror = example[:, np.arange(n), mirrored]  # (h, n)
 mirror_mean = cross[:, :, np.arange(n), mirrored].mean(axis=(0, 2))  # (h,)
 mirror_is_largest = np.mean(cross.mean(axis=1).argmax(axis=-1) == mirrored)  # heads averaged
 
@@ -161,8 +180,7 @@ fig, axes = plt.subplots(1, h, figsize=(9, 4.2), layout="constrained")
 for head, ax in enumerate(axes):
     image = ax.imshow(example[head], cmap="Oranges", vmin=0, vmax=1)
     for (i, j), value in np.ndenumerate(example[head]):
-        ax.text(j, i, f"{value:.2f}", ha="center", va="center", fontsize=9,
-                color="white" if value > 0.6 else "black")
+        ax.text(j, i, f"{value:.2f}", ha="center", va="center", fontsize=9, color="white" if value > 0.6 else "black")
     ax.set_xticks(range(n), [str(d) for d in source[0]])
     ax.set_yticks(range(n), [str(d) for d in answer[0]])
     ax.set_xlabel("source digit (position 0 to 5)")
@@ -188,16 +206,14 @@ print("held-out sequences seen in training:", seen_held_out)
 print("the three runs drew the same batches:", same_batches)
 print(f"{'run':26}{'first loss':>11}{'last loss':>10}{'exact match':>12}{'digits':>8}")
 for i, name in enumerate(names):
-    print(f"{name:26}{first_loss[i]:>11.2f}{last_loss[i]:>10.2f}{exact[i]:>12.3f}"
-          f"{digit_accuracy[i]:>8.3f}")
+    print(f"{name:26}{first_loss[i]:>11.2f}{last_loss[i]:>10.2f}{exact[i]:>12.3f}{digit_accuracy[i]:>8.3f}")
 print(f"lowest loss eps_ls = 0.1 allows: {loss_floor:.3f}")
 print("without positions, shuffling every source changes no output:", order_blind)
 print(f"its output holds exactly the source's digits for {rearranged:.3f} of held-out sequences")
 print(f"multisets it rearranges: {right_multisets:,} of {len(multisets):,}")
 print(f"exact match over all 10^{n} sequences: {blind_expected:.6f} (ceiling {ceiling:.6f})")
 print(f"in training batches: {len(trained_on):,} sequences, {seen_share:.4f} of all")
-print(f"of the {right_multisets:,} it gets right: {right_seen} trained on,"
-      f" {right_held_out} held out")
+print(f"of the {right_multisets:,} it gets right: {right_seen} trained on, {right_held_out} held out")
 print("greedy decoding of held-out sources, with positions | without:")
 for i in range(4):
     mark = "right" if np.array_equal(produced[names[0]][i], answer[i]) else "wrong"
@@ -222,7 +238,12 @@ def token_text(t):
 
 
 with open("attention.json", "w") as f:
-    json.dump({"heads": h, "source": [[token_text(t) for t in row] for row in source[:4]],
-               "target": [[token_text(t) for t in row] for row in target[:4, :-1]],
-               "maps": {kind: maps[kind][0].round(2).tolist() for kind in ("encoder", "decoder", "cross")}},
-              f)  # maps: kind -> (4, h, n, n): row i of a head is where query position i looks
+    json.dump(
+        {
+            "heads": h,
+            "source": [[token_text(t) for t in row] for row in source[:4]],
+            "target": [[token_text(t) for t in row] for row in target[:4, :-1]],
+            "maps": {kind: maps[kind][0].round(2).tolist() for kind in ("encoder", "decoder", "cross")},
+        },
+        f,
+    )  # maps: kind -> (4, h, n, n): row i of a head is where query position i looks

@@ -7,8 +7,8 @@ rng = np.random.default_rng(1)
 params = init_transformer(rng, config)
 state = init_adam(params)
 
-digits = rng.integers(0, 10, (64, 6))                                       # (batch, n): the sources
-target = np.concatenate([np.full((64, 1), 10), digits[:, ::-1]], axis=1)   # (batch, n + 1): BOS, reversed
+digits = rng.integers(0, 10, (64, 6))  # (batch, n): the sources
+target = np.concatenate([np.full((64, 1), 10), digits[:, ::-1]], axis=1)  # (batch, n + 1): BOS, reversed
 
 losses = []
 for step in range(1, 11):  # ten steps on the same batch

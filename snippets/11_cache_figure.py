@@ -15,8 +15,9 @@ fig, ax = plt.subplots(figsize=(8, 4.8), layout="constrained")
 for (label, groups), style in zip(variants.items(), ["-", "--", ":"], strict=True):
     gib = [kv_cache_bytes(N, int(m), d_model, h, groups, itemsize) / 2**30 for m in n]
     ax.plot(n, gib, style, linewidth=2.2, label=label)
-    ax.annotate(f"{gib[-1]:.3g} GiB", (n[-1], gib[-1]), xytext=(6, 0), textcoords="offset points",
-                va="center", fontsize=10)
+    ax.annotate(
+        f"{gib[-1]:.3g} GiB", (n[-1], gib[-1]), xytext=(6, 0), textcoords="offset points", va="center", fontsize=10
+    )
 ax.set_xscale("log", base=2)
 ax.set_yscale("log")
 ax.set_xticks(n, [str(m) for m in n])

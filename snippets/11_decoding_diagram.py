@@ -17,7 +17,7 @@ tokens, new, rows = list(prompt), list(prompt), []
 for _ in range(steps):
     before = caches[0].length
     next_token = int(decoder_only_step(params, new, config, caches)[-1].argmax())
-    stored = caches[0].k[:, :caches[0].length].shape  # (h, length, d_k): one layer's keys so far
+    stored = caches[0].k[:, : caches[0].length].shape  # (h, length, d_k): one layer's keys so far
     rows.append((before, caches[0].length, next_token, stored))  # cached before, after, chosen, shape
     new = [next_token]
     tokens.append(next_token)
@@ -30,13 +30,24 @@ for row, (before, after, chosen, stored) in enumerate(rows):
     ax.text(-0.3, y + 0.45, label, ha="right", va="center", fontsize=11)
     for pos in range(after):
         fresh = pos >= before  # computed in this step; the rest is read from the cache
-        ax.add_patch(Rectangle((pos * (cell + gap), y), cell, 0.9, facecolor="#f4a259" if fresh else "#e0e0e0",
-                               edgecolor="black", linewidth=2.5 if fresh else 0.8))
+        ax.add_patch(
+            Rectangle(
+                (pos * (cell + gap), y),
+                cell,
+                0.9,
+                facecolor="#f4a259" if fresh else "#e0e0e0",
+                edgecolor="black",
+                linewidth=2.5 if fresh else 0.8,
+            )
+        )
         ax.text(pos * (cell + gap) + cell / 2, y + 0.6, words[tokens[pos]], ha="center", va="center", fontsize=10)
         ax.text(pos * (cell + gap) + cell / 2, y + 0.25, "k, v", ha="center", va="center", fontsize=9)
     end = after * (cell + gap)
-    ax.add_patch(FancyArrowPatch((end - gap + 0.05, y + 0.45), (end + 0.9, y + 0.45), arrowstyle="-|>",
-                                 mutation_scale=14, color="black"))
+    ax.add_patch(
+        FancyArrowPatch(
+            (end - gap + 0.05, y + 0.45), (end + 0.9, y + 0.45), arrowstyle="-|>", mutation_scale=14, color="black"
+        )
+    )
     ax.text(end + 1.0, y + 0.6, f"next: {words[chosen]}", ha="left", va="center", fontsize=11, weight="bold")
     ax.text(end + 1.0, y + 0.15, f"keys cached {stored}", ha="left", va="center", fontsize=9)
 

@@ -3,7 +3,7 @@ from attn import kv_cache_bytes
 # GPT-3 175B's shape (Brown et al. 2020, Table 2.1 and section 2.1), as in 11_large_cache.py.
 N, d_model, h, n_ctx = 96, 12288, 96, 2048
 itemsize = 2  # 16-bit keys and values (our assumption, as above)
-batch = 32    # sequences served at once, each at the full context (our choice)
+batch = 32  # sequences served at once, each at the full context (our choice)
 budget_gib = 80  # memory set aside for caches (our choice)
 
 d_k = d_model // h

@@ -9,7 +9,7 @@ rng = np.random.default_rng(seed)
 q = rng.standard_normal((h, n, d_k))  # (h, n, d_k)
 k = rng.standard_normal((g, n, d_k))  # (g, n, d_k)
 v = rng.standard_normal((g, n, d_k))  # (g, n, d_v)
-out = attend_in_groups(q, k, v)       # (h, n, d_v)
+out = attend_in_groups(q, k, v)  # (h, n, d_v)
 per_group = h // g
 
 # Predict, then check: change key/value head 1 and see which query heads' outputs move.

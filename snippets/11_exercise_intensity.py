@@ -22,8 +22,9 @@ def cache_bytes(g):
 
 weights_intensity = [b * weight_flops / weight_bytes for b in batches]  # FLOPs per byte read
 cache_intensity = [mixing_flops / cache_bytes(g) for g in groups]  # the same for every b
-step = np.array([[b * (weight_flops + mixing_flops) / (weight_bytes + b * cache_bytes(g)) for g in groups]
-                 for b in batches])  # (len(batches), len(groups)): the whole step
+step = np.array(
+    [[b * (weight_flops + mixing_flops) / (weight_bytes + b * cache_bytes(g)) for g in groups] for b in batches]
+)  # (len(batches), len(groups)): the whole step
 
 print(f"token_flops = weights + mixing: {counted}")
 print(f"weights: FLOPs per byte at batch {batches}: {weights_intensity}")

@@ -6,7 +6,7 @@ n, d_model, h = 12, 32, 8
 d_k = d_model // h
 rng = np.random.default_rng(4)
 x = rng.standard_normal((n, d_model))  # (n, d_model)
-mha = attn.init_multi_head(rng, d_model)    # W_q, W_k, W_v, W_o: (d_model, d_model) each
+mha = attn.init_multi_head(rng, d_model)  # W_q, W_k, W_v, W_o: (d_model, d_model) each
 mask = attn.causal_mask(n)
 
 # groups = h: every query head has its own key and value head. That is multi-head attention.

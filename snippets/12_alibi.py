@@ -4,7 +4,7 @@ import numpy as np
 
 from attn import alibi_attention, alibi_bias, alibi_slopes, softmax
 
-slopes_8 = alibi_slopes(8)    # (8,)
+slopes_8 = alibi_slopes(8)  # (8,)
 slopes_16 = alibi_slopes(16)  # (16,)
 ratio_16 = slopes_16[1:] / slopes_16[:-1]  # constant for a geometric sequence
 

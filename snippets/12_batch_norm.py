@@ -11,7 +11,7 @@ x = rng.standard_normal((batch, n, d_model))  # (batch, n, d_model): two sequenc
 def batch_norm(x, eps=1e-5):
     """Each feature normalised over every token of every sequence (training-mode statistics)."""
     mean = x.mean(axis=(0, 1), keepdims=True)  # (1, 1, d_model)
-    var = x.var(axis=(0, 1), keepdims=True)    # (1, 1, d_model)
+    var = x.var(axis=(0, 1), keepdims=True)  # (1, 1, d_model)
     return (x - mean) / np.sqrt(var + eps)
 
 

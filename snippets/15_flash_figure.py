@@ -9,8 +9,9 @@ tiles = 4  # 4 x 4 tiles of the n x n scores
 for j in range(tiles):  # outer loop: key tile j is loaded once
     for i in range(tiles):  # inner loop: every query tile meets it
         order = j * tiles + i + 1
-        left.add_patch(Rectangle((j, tiles - 1 - i), 1, 1, facecolor=plt.cm.Blues(0.2 + 0.7 * order / 16),
-                                 edgecolor="white"))
+        left.add_patch(
+            Rectangle((j, tiles - 1 - i), 1, 1, facecolor=plt.cm.Blues(0.2 + 0.7 * order / 16), edgecolor="white")
+        )
         left.text(j + 0.5, tiles - 0.5 - i, str(order), ha="center", va="center", fontsize=10)
 left.set_xlim(0, tiles)
 left.set_ylim(0, tiles)
@@ -21,7 +22,9 @@ left.set_title("FlashAttention's order: each tile of S lives only in SRAM")
 d, sram = 64, 100 * 1024 // 2
 lengths = 2 ** np.arange(9, 16)
 right.loglog(lengths, [sum(standard_hbm_accesses(n, d)) for n in lengths], "o-", label="standard (S, P in HBM)")
-right.loglog(lengths, [sum(flash_hbm_accesses(n, d, sram)) for n in lengths], "s-", label=f"FlashAttention, M = {sram:,}")
+right.loglog(
+    lengths, [sum(flash_hbm_accesses(n, d, sram)) for n in lengths], "s-", label=f"FlashAttention, M = {sram:,}"
+)
 right.loglog(lengths, [sum(flash_hbm_accesses(n, d, 4 * sram)) for n in lengths], "^-", label="FlashAttention, 4M")
 right.set_xlabel("sequence length n")
 right.set_ylabel("HBM reads + writes (numbers), d = 64")

@@ -1,9 +1,15 @@
 # %% tiles
 import numpy as np
 
-from attn import (blockwise_attention, flash_attention_io, flash_block_sizes,
-                  flash_hbm_accesses, standard_attention_io,
-                  standard_hbm_accesses, weights_from_logsumexp)
+from attn import (
+    blockwise_attention,
+    flash_attention_io,
+    flash_block_sizes,
+    flash_hbm_accesses,
+    standard_attention_io,
+    standard_hbm_accesses,
+    weights_from_logsumexp,
+)
 from attn.core import dot_product_weights
 
 rng = np.random.default_rng(0)
@@ -28,8 +34,10 @@ flash_total = sum(flash_hbm_accesses(n, d, sram))
 io_ratio = standard_total / flash_total
 doubled = sum(flash_hbm_accesses(n, d, 2 * sram))
 sram_gain = flash_total / doubled
-print(f"n = {n}, d = {d}, M = {sram:,}: standard {standard_total:,}, FlashAttention {flash_total:,}"
-      f" HBM accesses ({io_ratio:.1f}x fewer)")
+print(
+    f"n = {n}, d = {d}, M = {sram:,}: standard {standard_total:,}, FlashAttention {flash_total:,}"
+    f" HBM accesses ({io_ratio:.1f}x fewer)"
+)
 print(f"twice the SRAM: FlashAttention {doubled:,} ({sram_gain:.2f}x fewer again)")
 
 # %% backward
@@ -37,6 +45,6 @@ rows, keys = slice(32, 48), slice(64, 80)  # one tile of the toy head above
 rebuilt = weights_from_logsumexp(q[rows], k[keys], lse[rows])  # (16, 16)
 exact = dot_product_weights(q, k)[rows, keys]  # (16, 16), from the whole (n, n) softmax
 rebuilt_matches = bool(np.abs(rebuilt - exact).max() < 1e-15)
-kept_flash, kept_standard = lse.size, lse.size ** 2  # numbers kept for backward: L, or all of P
+kept_flash, kept_standard = lse.size, lse.size**2  # numbers kept for backward: L, or all of P
 print(f"a tile of P rebuilt from Q, K and the logsumexp L: {rebuilt_matches}")
 print(f"kept for the backward pass: {kept_flash} numbers of L instead of {kept_standard:,} of P")

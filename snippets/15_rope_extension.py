@@ -1,8 +1,14 @@
 # %% angles
 import numpy as np
 
-from attn import (apply_rope, interpolated_frequencies, ntk_frequencies,
-                  rope_frequencies, yarn_frequencies, yarn_logit_factor)
+from attn import (
+    apply_rope,
+    interpolated_frequencies,
+    ntk_frequencies,
+    rope_frequencies,
+    yarn_frequencies,
+    yarn_logit_factor,
+)
 
 d_k, L, s = 64, 2048, 4  # head width, trained length, extension factor: read s L = 8192 tokens
 speeds = {
@@ -17,8 +23,10 @@ unseen, step = {}, {}
 for name, speed in speeds.items():
     unseen[name] = int((short & ((s * L - 1) * speed >= L * theta)).sum())  # past offset L's angle
     step[name] = float(speed[0])  # radians between neighbours, fastest pair
-    print(f"{name:>15}: {unseen[name]:2} of {short.sum()} slow pairs past every trained angle;"
-          f" fastest pair turns {step[name]:.2f} rad per position")
+    print(
+        f"{name:>15}: {unseen[name]:2} of {short.sum()} slow pairs past every trained angle;"
+        f" fastest pair turns {step[name]:.2f} rad per position"
+    )
 ntk_overshoot, interpolated_step = unseen["NTK-aware"], step["interpolation"]
 logit_factor = yarn_logit_factor(s)
 

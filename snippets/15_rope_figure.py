@@ -1,8 +1,7 @@
 import matplotlib.pyplot as plt
 import numpy as np
 
-from attn import (apply_rope, interpolated_frequencies, ntk_frequencies,
-                  rope_frequencies, yarn_frequencies)
+from attn import apply_rope, interpolated_frequencies, ntk_frequencies, rope_frequencies, yarn_frequencies
 
 d_k, L, s = 64, 2048, 4
 speeds = {

@@ -19,5 +19,7 @@ small_n, small_stride = 64, 8
 two_layers = receptive_field(strided_mask(small_n, small_stride), 2)  # (n, n)
 one_layer_misses = int((causal_mask(small_n) & ~strided_mask(small_n, small_stride)).sum())
 reaches_all = bool(np.array_equal(two_layers, causal_mask(small_n)))
-print(f"n = {small_n}, stride {small_stride}: one layer misses {one_layer_misses} causal pairs;"
-      f" two layers reach every earlier position: {reaches_all}")
+print(
+    f"n = {small_n}, stride {small_stride}: one layer misses {one_layer_misses} causal pairs;"
+    f" two layers reach every earlier position: {reaches_all}"
+)

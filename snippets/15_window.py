@@ -1,8 +1,7 @@
 # %% mask
 import numpy as np
 
-from attn import (KVCache, RollingKVCache, receptive_field,
-                  scaled_dot_product_attention, sliding_window_mask)
+from attn import KVCache, RollingKVCache, receptive_field, scaled_dot_product_attention, sliding_window_mask
 
 w = 3  # keys per query, itself included
 mask = sliding_window_mask(8, w)  # (n, n)
@@ -16,9 +15,9 @@ full = scaled_dot_product_attention(q, k, v, mask=sliding_window_mask(n, w))  # 
 rolling, growing = RollingKVCache(1, d_k, window=w), KVCache(1, d_k, capacity=n)
 decoded = []
 for p in range(n):  # one token at a time, as generation runs
-    keys, values = rolling.append(k[:, p:p + 1], v[:, p:p + 1])  # the last w positions
-    growing.append(k[:, p:p + 1], v[:, p:p + 1])
-    decoded.append(scaled_dot_product_attention(q[:, p:p + 1], keys, values))
+    keys, values = rolling.append(k[:, p : p + 1], v[:, p : p + 1])  # the last w positions
+    growing.append(k[:, p : p + 1], v[:, p : p + 1])
+    decoded.append(scaled_dot_product_attention(q[:, p : p + 1], keys, values))
 decoded = np.concatenate(decoded, axis=1)  # (heads, n, d_k)
 cache_matches = bool(np.abs(decoded - full).max() <= 1e-12)
 rolling_bytes, growing_bytes = rolling.nbytes, growing.nbytes

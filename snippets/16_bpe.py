@@ -8,7 +8,7 @@ text = "low lower lowest newer newest wider widest low low newest newest"
 chars = sorted(set(text))
 ids = np.array([chars.index(c) for c in text])  # (n,): the text as character ids
 merges, tokens = learn_bpe(ids, merges=10, first_new=len(chars))
-pieces = list(chars)                            # the string each id stands for
+pieces = list(chars)  # the string each id stands for
 for a, b in merges:
     pieces.append(pieces[a] + pieces[b])
 n_chars, n_tokens = len(ids), len(tokens)

@@ -5,9 +5,9 @@ from attn import count_parameters, init_encoder_layer, token_flops
 d_model, d_ff = 512, 2048  # the paper's base model: d_ff = 4 d_model
 d = d_model
 layer = init_encoder_layer(np.random.default_rng(0), d_model, d_ff)  # real arrays, counted below
-attention = count_parameters(layer["self_attn"])             # W_q, W_k, W_v, W_o: (d, d) each
-feed_forward = count_parameters(layer["ffn"])                # W_1 (d, d_ff), b_1, W_2 (d_ff, d), b_2
-norms = count_parameters([layer["norm1"], layer["norm2"]])   # gamma and beta, twice
+attention = count_parameters(layer["self_attn"])  # W_q, W_k, W_v, W_o: (d, d) each
+feed_forward = count_parameters(layer["ffn"])  # W_1 (d, d_ff), b_1, W_2 (d_ff, d), b_2
+norms = count_parameters([layer["norm1"], layer["norm2"]])  # gamma and beta, twice
 total = count_parameters(layer)
 attention_share, ffn_share = attention / total, feed_forward / total
 
@@ -17,9 +17,10 @@ weight_flops = 2 * (attention + feed_forward - (d_ff + d))  # biases are additio
 lengths = [512, 3072, 8192]
 mixing = [4 * n * d for n in lengths]
 share = [m / (weight_flops + m) for m in mixing]
-crossover = weight_flops // (4 * d)                          # n at which the two are equal
-agrees = all(token_flops(n, d_model, d_ff, cached=True) == weight_flops + m
-             for n, m in zip(lengths, mixing, strict=True))
+crossover = weight_flops // (4 * d)  # n at which the two are equal
+agrees = all(
+    token_flops(n, d_model, d_ff, cached=True) == weight_flops + m for n, m in zip(lengths, mixing, strict=True)
+)
 
 print(f"one encoder layer, d_model = {d_model}, d_ff = {d_ff}, counted from its arrays")
 print(f"attention     {attention:>9,} = 4 d^2: {attention == 4 * d * d}")

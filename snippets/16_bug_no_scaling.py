@@ -15,5 +15,7 @@ k = rng.standard_normal((rows, n, d_k))
 top = weights(q, k).max(axis=-1)
 top_right = softmax(q @ np.swapaxes(k, -1, -2) / np.sqrt(d_k)).max(axis=-1)
 saturated, saturated_right = (top > 0.99).mean(), (top_right > 0.99).mean()
-print(f"d_k = {d_k}: mean top weight {top.mean():.2f} (scaled: {top_right.mean():.2f});"
-      f" rows above 0.99: {saturated:.2f} (scaled: {saturated_right:.2f})")
+print(
+    f"d_k = {d_k}: mean top weight {top.mean():.2f} (scaled: {top_right.mean():.2f});"
+    f" rows above 0.99: {saturated:.2f} (scaled: {saturated_right:.2f})"
+)

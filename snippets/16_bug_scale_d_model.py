@@ -17,5 +17,7 @@ params = init_multi_head(rng, d_model)
 buggy = head_weights(x, params, h)
 _, right = multi_head_attention(x, x, params, h, return_weights=True)  # (h, n, n)
 top_buggy, top_right = buggy.max(-1).mean(), right.max(-1).mean()
-print(f"mean top weight: {top_buggy:.3f} (attn: {top_right:.3f});"
-      f" the scores are sqrt(h) = {np.sqrt(h):.2f} times too small")
+print(
+    f"mean top weight: {top_buggy:.3f} (attn: {top_right:.3f});"
+    f" the scores are sqrt(h) = {np.sqrt(h):.2f} times too small"
+)

@@ -16,7 +16,6 @@ out, weights = attention(q, k, v)
 row_sums = weights.sum(axis=1)
 row_min = row_sums.min()
 q2 = q.copy()
-q2[-1] = rng.standard_normal(d_k)                         # another query for the last token only
+q2[-1] = rng.standard_normal(d_k)  # another query for the last token only
 moved = np.abs(attention(q2, k, v)[0][0] - out[0]).max()
-print(f"row sums from {row_min:.3f} to {row_sums.max():.3f}; changing query 5 moves"
-      f" output 0 by up to {moved:.3f}")
+print(f"row sums from {row_min:.3f} to {row_sums.max():.3f}; changing query 5 moves output 0 by up to {moved:.3f}")

@@ -6,12 +6,14 @@ from attn import softmax
 # 1 / (1 - p) so that the expected weight is unchanged.
 rng = np.random.default_rng(0)
 p, n, draws = 0.1, 8, 20_000
-w = softmax(rng.standard_normal(n))                     # (n,): one row of weights
-keep = rng.random((draws, n)) >= p                      # (draws, n)
-dropped = w * keep / (1 - p)                            # (draws, n)
-sums = dropped.sum(axis=1)                              # (draws,): a row no longer sums to 1
+w = softmax(rng.standard_normal(n))  # (n,): one row of weights
+keep = rng.random((draws, n)) >= p  # (draws, n)
+dropped = w * keep / (1 - p)  # (draws, n)
+sums = dropped.sum(axis=1)  # (draws,): a row no longer sums to 1
 low, high = sums.min(), sums.max()
-mean_gap = np.abs(dropped.mean(axis=0) - w).max()       # but its expectation is w
+mean_gap = np.abs(dropped.mean(axis=0) - w).max()  # but its expectation is w
 assert mean_gap < 0.01
-print(f"p = {p}: row sums after dropout from {low:.3f} to {high:.3f},"
-      f" mean {sums.mean():.3f}; largest |mean weight - weight| {mean_gap:.4f}")
+print(
+    f"p = {p}: row sums after dropout from {low:.3f} to {high:.3f},"
+    f" mean {sums.mean():.3f}; largest |mean weight - weight| {mean_gap:.4f}"
+)

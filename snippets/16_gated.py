@@ -13,8 +13,8 @@ def gated_flops(n, d, gates):
     return gates * recurrent_flops(n, d)
 
 
-gru = [gated_flops(n, d, 3) for n in lengths]       # 12 n d^2
-lstm = [gated_flops(n, d, 4) for n in lengths]      # 16 n d^2
+gru = [gated_flops(n, d, 3) for n in lengths]  # 12 n d^2
+lstm = [gated_flops(n, d, 4) for n in lengths]  # 16 n d^2
 layer = [attention_layer_flops(n, d) for n in lengths]  # 8 n d^2 + 4 n^2 d
 gru_ratio = [a / g for a, g in zip(layer, gru, strict=True)]
 lstm_ratio = [a / g for a, g in zip(layer, lstm, strict=True)]
@@ -28,5 +28,7 @@ print(f"d = {d}; whole attention layer against a whole gated recurrent layer")
 print(f"{'n':>5} {'attention/GRU':>13} {'attention/LSTM':>14}")
 for n, g, s in zip(lengths, gru_ratio, lstm_ratio, strict=True):
     print(f"{n:>5} {g:>13.3f} {s:>14.3f}")
-print(f"cheaper than a GRU exactly when n < {d}, than an LSTM exactly when n < {2 * d}"
-      f" (every n from 1 to {checked_up_to})")
+print(
+    f"cheaper than a GRU exactly when n < {d}, than an LSTM exactly when n < {2 * d}"
+    f" (every n from 1 to {checked_up_to})"
+)

@@ -4,14 +4,14 @@ import numpy as np
 # exponent: emulated here by rounding float32 to its top 16 bits.
 f16 = np.float16
 with np.errstate(over="ignore"):
-    big = f16(-1e9)                                     # overflows to -inf
+    big = f16(-1e9)  # overflows to -inf
 fmin, fmax = np.finfo(f16).min, float(np.finfo(f16).max)  # -65504, 65504
 with np.errstate(over="ignore"):
-    shifted = f16(fmin) + f16(-20.0)                    # a masked score of -20: -65524, past the range
+    shifted = f16(fmin) + f16(-20.0)  # a masked score of -20: -65524, past the range
 all_masked = np.full(4, -np.inf, dtype=f16)
 with np.errstate(invalid="ignore"):
     row = np.exp(all_masked - all_masked.max())
-    nan_row = row / row.sum()                           # -inf - (-inf) = nan
+    nan_row = row / row.sum()  # -inf - (-inf) = nan
 finite = np.full(4, fmin, dtype=f16)
 uniform = np.exp(finite - finite.max()) / np.exp(finite - finite.max()).sum()
 

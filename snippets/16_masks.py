@@ -8,19 +8,22 @@ q, k, v = (rng.standard_normal((batch, n, d_k)) for _ in range(3))  # (batch, n,
 
 # Right padding (attn.padding_mask): sequence 1 has 2 real tokens. Decoder self-attention uses
 # the causal mask and the padding mask together.
-mask = causal_mask(n) & padding_mask([4, 2], n)          # (n, n) & (batch, 1, n) -> (batch, n, n)
+mask = causal_mask(n) & padding_mask([4, 2], n)  # (n, n) & (batch, 1, n) -> (batch, n, n)
 _, weights = scaled_dot_product_attention(q, k, v, mask=mask, return_weights=True)  # (batch, n, n)
 padded_keys_zero = bool(np.all(weights[1][:, 2:] == 0.0))
 
 # Left padding: sequence 1 is [pad, pad, a, b]. Rows 0 and 1 are padding that may see only
 # padding, so every one of their keys is masked.
-left = np.arange(n) >= n - np.array([4, 2])[:, None]      # (batch, n): True for real tokens
-left_mask = causal_mask(n) & left[:, None, :]             # (batch, n, n)
+left = np.arange(n) >= n - np.array([4, 2])[:, None]  # (batch, n): True for real tokens
+left_mask = causal_mask(n) & left[:, None, :]  # (batch, n, n)
 out, left_weights = scaled_dot_product_attention(q, k, v, mask=left_mask, return_weights=True)
-fully_masked = ~left_mask.any(axis=-1)                    # (batch, n): rows with no key at all
+fully_masked = ~left_mask.any(axis=-1)  # (batch, n): rows with no key at all
 default = scaled_dot_product_attention(q, k, v, mask=left_mask)  # the fast path, no weights kept
-rows_zero = bool(np.all(left_weights[fully_masked] == 0.0) and np.all(out[fully_masked] == 0.0)
-                 and np.all(default[fully_masked] == 0.0))
+rows_zero = bool(
+    np.all(left_weights[fully_masked] == 0.0)
+    and np.all(out[fully_masked] == 0.0)
+    and np.all(default[fully_masked] == 0.0)
+)
 assert padded_keys_zero and rows_zero
 
 # The textbook softmax on the same row: exp(s - max s) / sum, where max s = -inf.

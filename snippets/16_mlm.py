@@ -14,5 +14,4 @@ corrupted[to_mask] = MASK
 corrupted[to_random] = rng.integers(1, vocab, int(to_random.sum()))
 visible_share = float((corrupted[chosen] == tokens[chosen]).mean())  # chosen, yet unchanged
 share, mask_share = float(chosen.mean()), float(to_mask.sum() / chosen.sum())
-print(f"positions with a loss: {share:.3f}; of them [MASK] {mask_share:.3f},"
-      f" unchanged {visible_share:.3f}")
+print(f"positions with a loss: {share:.3f}; of them [MASK] {mask_share:.3f}, unchanged {visible_share:.3f}")

@@ -9,9 +9,11 @@ V, n = 1000, 64
 targets = rng.integers(0, V, n)
 uniform_nll = -log_softmax(np.zeros((n, V)))[np.arange(n), targets].mean()
 logits = rng.standard_normal((n, V))
-logits[np.arange(n), targets] += 6.0                      # a model that favours the right token
+logits[np.arange(n), targets] += 6.0  # a model that favours the right token
 nll = -log_softmax(logits)[np.arange(n), targets].mean()
 assert np.isclose(np.exp(uniform_nll), V)
 perplexity = np.exp(nll)
-print(f"V = {V}: uniform model loss {uniform_nll:.3f} nats, perplexity {np.exp(uniform_nll):.0f};"
-      f" a better model {nll:.3f} nats, perplexity {perplexity:.1f}")
+print(
+    f"V = {V}: uniform model loss {uniform_nll:.3f} nats, perplexity {np.exp(uniform_nll):.0f};"
+    f" a better model {nll:.3f} nats, perplexity {perplexity:.1f}"
+)

@@ -13,7 +13,7 @@ def input_gradient_norm(residual, scale=1.0):
     h, jacobians = x, []
     for W in Ws:
         a = h @ W
-        J = W * (1 - np.tanh(a) ** 2)                    # (d, d): d tanh(h W) / d h
+        J = W * (1 - np.tanh(a) ** 2)  # (d, d): d tanh(h W) / d h
         jacobians.append(np.eye(d) + scale * J if residual else J)
         h = h + scale * np.tanh(a) if residual else np.tanh(a)
     g = np.ones(d)
@@ -24,7 +24,9 @@ def input_gradient_norm(residual, scale=1.0):
 
 plain = input_gradient_norm(False)
 res = input_gradient_norm(True, scale=1 / np.sqrt(N))
-top = np.linalg.norm(np.ones(d))                         # the gradient at the output
+top = np.linalg.norm(np.ones(d))  # the gradient at the output
 plain_ratio, res_ratio = plain / top, res / top
-print(f"{N} layers, d = {d}: gradient norm at the input / at the output:"
-      f" plain {plain_ratio:.2f}, residual {res_ratio:.2f}")
+print(
+    f"{N} layers, d = {d}: gradient norm at the input / at the output:"
+    f" plain {plain_ratio:.2f}, residual {res_ratio:.2f}"
+)

@@ -8,7 +8,7 @@ logits = np.array([3.0, 2.5, 2.0, 1.0, 0.5, 0.0, -1.0, -2.0])  # (V,): one step'
 p = with_temperature(logits, 1.0)
 cold, hot = with_temperature(logits, 0.5), with_temperature(logits, 2.0)
 k3, p90 = top_k(p, 3), top_p(p, 0.9)
-top_k_mass = np.sort(p)[::-1][:3].sum()      # what top-k = 3 keeps of the mass
+top_k_mass = np.sort(p)[::-1][:3].sum()  # what top-k = 3 keeps of the mass
 top_p_kept = int((p90 > 0).sum())
 rng = np.random.default_rng(0)
 draws = rng.choice(len(p), size=20_000, p=p90)

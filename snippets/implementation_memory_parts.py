@@ -11,7 +11,7 @@ defaults = inspect.signature(blockwise_attention).parameters
 block_rows, block_keys = defaults["block_size"].default, defaults["key_block_size"].default
 
 shifted = n * (d_k + 1) * itemsize / MiB  # scaled queries, or keys, with one extra column
-output = n * d_v * itemsize / MiB         # the (n, d_v) result
+output = n * d_v * itemsize / MiB  # the (n, d_v) result
 default_parts = {
     f"score strip, {QUERY_BLOCK} x {n}": score_block_bytes(QUERY_BLOCK, n) / MiB,
     "queries with the shift column": shifted,
@@ -26,8 +26,7 @@ blockwise_parts = {
 default_total = sum(default_parts.values())
 blockwise_total = sum(blockwise_parts.values())
 
-for name, parts, total in (("default", default_parts, default_total),
-                           ("blockwise", blockwise_parts, blockwise_total)):
+for name, parts, total in (("default", default_parts, default_total), ("blockwise", blockwise_parts, blockwise_total)):
     print(f"{name} at n = {n}, MiB:")
     for part, mib in parts.items():
         print(f"  {part:<32} {mib:6.2f}")

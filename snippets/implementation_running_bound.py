@@ -12,32 +12,32 @@ Q = rng.standard_normal((n, d_k))  # (n, d_k)
 K = rng.standard_normal((n, d_k))  # (n, d_k)
 V = rng.standard_normal((n, d_v))  # (n, d_v)
 
-Q_scaled = Q / np.sqrt(d_k)                              # (n, d_k)
+Q_scaled = Q / np.sqrt(d_k)  # (n, d_k)
 q_norm = np.linalg.norm(Q_scaled, axis=1, keepdims=True)  # (n, 1)
 
 # The same loop, but m is an upper bound of each row's scores, not their maximum.
 m = np.full((n, 1), -np.inf)  # (n, 1)
-l = np.zeros((n, 1))          # (n, 1)
-o = np.zeros((n, d_v))        # (n, d_v)
-R = 0.0                       # the longest key seen so far
-rises = []                    # the key blocks at which R grew
+l = np.zeros((n, 1))  # (n, 1)
+o = np.zeros((n, d_v))  # (n, d_v)
+R = 0.0  # the longest key seen so far
+rises = []  # the key blocks at which R grew
 for j, start in enumerate(range(0, n, block)):
-    K_j = K[start:start + block]                          # (b, d_k)
-    V_j = V[start:start + block]                          # (b, d_v)
+    K_j = K[start : start + block]  # (b, d_k)
+    V_j = V[start : start + block]  # (b, d_v)
     R_j = np.linalg.norm(K_j, axis=1).max()
     if R_j > R:
         R = R_j
         rises.append(j)
-    m_new = q_norm * R                                    # (n, 1): Cauchy-Schwarz, no max taken
-    P = np.exp(Q_scaled @ K_j.T - m_new)                  # (n, b), every entry <= 1
-    rescale = np.exp(m - m_new)                           # (n, 1)
+    m_new = q_norm * R  # (n, 1): Cauchy-Schwarz, no max taken
+    P = np.exp(Q_scaled @ K_j.T - m_new)  # (n, b), every entry <= 1
+    rescale = np.exp(m - m_new)  # (n, 1)
     l = rescale * l + P.sum(axis=1, keepdims=True)
     o = rescale * o + P @ V_j
     m = m_new
 out_bounded = o / l  # (n, d_v)
 
 true_max = (Q_scaled @ K.T).max(axis=1, keepdims=True)  # (n, 1), only to compare
-gap = m - true_max                                       # (n, 1)
+gap = m - true_max  # (n, 1)
 bound_holds = bool((gap >= 0).all())
 assert bound_holds, "the bound must be at least every score of its row"
 gap_mean, gap_largest = gap.mean(), gap.max()

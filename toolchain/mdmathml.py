@@ -49,8 +49,28 @@ THIN_SPACE = '<mspace width="0.1667em" />'
 NEGATIVE_THIN_SPACE = '<mspace style="margin-inline-start: -0.1667em" />'
 FUNCTION_APPLICATION = "<mo>&#x2061;</mo>"
 # TeX's operator names that latex2mathml writes as a single <mi> or <mo> of the name.
-FUNCTIONS = frozenset({"arg", "cos", "cosh", "det", "dim", "exp", "inf", "lg", "lim", "ln", "log", "max", "min",
-                       "sin", "sinh", "sup", "tan", "tanh"})
+FUNCTIONS = frozenset(
+    {
+        "arg",
+        "cos",
+        "cosh",
+        "det",
+        "dim",
+        "exp",
+        "inf",
+        "lg",
+        "lim",
+        "ln",
+        "log",
+        "max",
+        "min",
+        "sin",
+        "sinh",
+        "sup",
+        "tan",
+        "tanh",
+    }
+)
 _TOKEN = re.compile(r"<[^>]+>|[^<]+")
 _SCRIPTED = ("<msub>", "<msup>", "<msubsup>", "<munder>", "<mover>", "<munderover>")
 
@@ -93,8 +113,12 @@ def space_functions(mathml: str) -> str:
     tokens = _TOKEN.findall(mathml)
     out, i = [], 0
     while i < len(tokens):
-        named = (i + 2 < len(tokens) and tokens[i] in ("<mi>", "<mo>") and tokens[i + 1] in FUNCTIONS
-                 and tokens[i + 2] == f"</{tokens[i][1:]}")
+        named = (
+            i + 2 < len(tokens)
+            and tokens[i] in ("<mi>", "<mo>")
+            and tokens[i + 1] in FUNCTIONS
+            and tokens[i + 2] == f"</{tokens[i][1:]}"
+        )
         if not named:
             out.append(tokens[i])
             i += 1
@@ -105,7 +129,7 @@ def space_functions(mathml: str) -> str:
         end = _element_end(tokens, start)
         if _ordinary_before(tokens, start):
             out.insert(len(out) - 1 if scripted else len(out), THIN_SPACE)
-        out += name + tokens[i + 3: end + 1]
+        out += name + tokens[i + 3 : end + 1]
         if end + 1 < len(tokens) and not tokens[end + 1].startswith("</"):  # applied to what follows it
             out.append(FUNCTION_APPLICATION)
             if _ordinary_after(tokens, end):

@@ -13,8 +13,11 @@ from ..read.regions import RunBlock
 
 def source_problems(sources: dict[str, str], prefix: str) -> list[Problem]:
     """What is wrong with the cells of each snippet, at the snippet's own line."""
-    return [Problem(ProblemKind.SYNTAX, f"{prefix}/{name}", line, message)
-            for name, source in sorted(sources.items()) for line, message in split_cells(source).problems]
+    return [
+        Problem(ProblemKind.SYNTAX, f"{prefix}/{name}", line, message)
+        for name, source in sorted(sources.items())
+        for line, message in split_cells(source).problems
+    ]
 
 
 def page_problems(doc: Document, sources: dict[str, str], prefix: str) -> list[Problem]:
@@ -39,8 +42,10 @@ def _snippet_on_page(doc: Document, label: str, cells, runs: list[RunBlock]) -> 
     if not names:
         for run in runs:
             if run.cell is not None:
-                refuse(run.line, f"cell={run.cell!r}, but the file has no cells (no `# %% NAME` line): "
-                                 "split it into cells, or show it whole without cell=")
+                refuse(
+                    run.line,
+                    f"cell={run.cell!r}, but the file has no cells (no `# %% NAME` line): split it into cells, or show it whole without cell=",
+                )
         return problems
     if all(run.cell is None for run in runs):
         return problems  # shown whole, as a file without cells is
@@ -52,19 +57,20 @@ def _snippet_on_page(doc: Document, label: str, cells, runs: list[RunBlock]) -> 
             continue
         for cell in names if run.cell is None else [run.cell]:
             if cell in shown:
-                refuse(run.line, f"cell {cell!r} is shown twice on this page (first at line {shown[cell].line}): "
-                                 "show each cell once")
+                refuse(run.line, f"cell {cell!r} is shown twice on this page (first at line {shown[cell].line}): show each cell once")
                 continue
             shown[cell] = run
         if run.cell is not None:
             index = names.index(run.cell)
             if index < last:
-                refuse(run.line, f"cell {run.cell!r} is shown after cell {names[last]!r}, but runs before it: "
-                                 "show the cells in the order they run")
+                refuse(run.line, f"cell {run.cell!r} is shown after cell {names[last]!r}, but runs before it: show the cells in the order they run")
             last = max(last, index)
     for cell in names:
         if cell not in shown:
-            refuse(runs[0].line, f"cell {cell!r} (line {cells.get(cell).line} of the file) is never shown on this page, "
-                                 "but it runs: show every cell, with a run block cell=\"NAME\" "
-                                 "(fold it in a ??? block if it is bookkeeping)")
+            refuse(
+                runs[0].line,
+                f"cell {cell!r} (line {cells.get(cell).line} of the file) is never shown on this page, "
+                'but it runs: show every cell, with a run block cell="NAME" '
+                "(fold it in a ??? block if it is bookkeeping)",
+            )
     return problems

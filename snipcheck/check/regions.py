@@ -36,10 +36,10 @@ def check_output(block: OutputBlock, ctx: Context) -> Outcome:
     for i, drift in enumerate(drifts):
         message = f"documented {cut(drift.documented, VALUE_LIMIT)}, computed {cut(drift.computed, VALUE_LIMIT)}"
         if i == 0 and not stdout.strip() and result.stderr.strip():
-            message += ("\n    the snippet printed nothing to standard output; its standard error reads:\n"
-                        + "\n".join("    " + line for line in result.stderr.strip().splitlines()[-6:]))
-        out.problems.append(Problem(ProblemKind.DRIFT, ctx.path, block.first_text_line + drift.line, message,
-                                    ctx.where(run.snippet)))
+            message += "\n    the snippet printed nothing to standard output; its standard error reads:\n" + "\n".join(
+                "    " + line for line in result.stderr.strip().splitlines()[-6:]
+            )
+        out.problems.append(Problem(ProblemKind.DRIFT, ctx.path, block.first_text_line + drift.line, message, ctx.where(run.snippet)))
     got = [t for t in tokenize(stdout) if t.number is not None]
     per_line: dict[int, int] = {}
     for i, token in enumerate(t for t in block.tokens if t.number is not None):
@@ -64,13 +64,23 @@ def check_run(run: RunBlock, ctx: Context) -> Outcome:
         return out
     if run.live:
         if run.output is not None:
-            out.problems.append(Problem(ProblemKind.SYNTAX, ctx.path, run.output.line,
-                                        "a live run's output is measured, not documented: remove this output block", where))
+            out.problems.append(
+                Problem(
+                    ProblemKind.SYNTAX, ctx.path, run.output.line, "a live run's output is measured, not documented: remove this output block", where
+                )
+            )
         return out
     if run.output is None and (result.output(run.cell) or "").strip():
         what = "the snippet prints" if run.cell is None else f"cell {run.cell!r} prints"
-        out.problems.append(Problem(ProblemKind.UNDOCUMENTED, ctx.path, run.line,
-                                    f"{what} output that the page never documents: add an ```output block after the run block", where))
+        out.problems.append(
+            Problem(
+                ProblemKind.UNDOCUMENTED,
+                ctx.path,
+                run.line,
+                f"{what} output that the page never documents: add an ```output block after the run block",
+                where,
+            )
+        )
     return out
 
 
@@ -94,8 +104,15 @@ def _value(tie: NamedTie, ctx: Context, out: Outcome) -> tuple[SnippetResult, Lo
     if result is None or result.pending:
         return None
     if tie.snippet not in ctx.shown:
-        out.problems.append(Problem(ProblemKind.UNUSED, ctx.path, tie.line,
-                                    f"no page runs {where}, so no reader sees the code behind this number: add a run block for it", where))
+        out.problems.append(
+            Problem(
+                ProblemKind.UNUSED,
+                ctx.path,
+                tie.line,
+                f"no page runs {where}, so no reader sees the code behind this number: add a run block for it",
+                where,
+            )
+        )
     if result.error is not None:
         if tie.snippet not in ctx.shown:
             out.problems.append(Problem(ProblemKind.SNIPPET, ctx.path, tie.line, f"{where} failed:\n{_indent(result.error)}"))
@@ -129,9 +146,16 @@ def check_range(tie: RangeTie, ctx: Context) -> Outcome:
     out = Outcome()
     where = ctx.where(tie.snippet)
     if tie.snippet not in ctx.live:
-        out.problems.append(Problem(ProblemKind.SYNTAX, ctx.path, tie.line,
-                                    f"a range tie checks a live measurement, and no page runs {where} live: "
-                                    "tie a computed value with {{ NUMBER = NAME }}, or mark the run block live", where))
+        out.problems.append(
+            Problem(
+                ProblemKind.SYNTAX,
+                ctx.path,
+                tie.line,
+                f"a range tie checks a live measurement, and no page runs {where} live: "
+                "tie a computed value with {{ NUMBER = NAME }}, or mark the run block live",
+                where,
+            )
+        )
         return out
     got = _value(tie, ctx, out)
     if got is None:
@@ -140,8 +164,7 @@ def check_range(tie: RangeTie, ctx: Context) -> Outcome:
     out.value = looked
     if looked.kind not in ("int", "float") or looked.shape:
         what = "a boolean" if looked.kind == "bool" else ("an array of shape " + str(looked.shape) if looked.shape else f"a {looked.kind} number")
-        out.problems.append(Problem(ProblemKind.REFERENCE, ctx.path, tie.line,
-                                    f"a range tie needs one real number; {tie.ref.expr} is {what}", where))
+        out.problems.append(Problem(ProblemKind.REFERENCE, ctx.path, tie.line, f"a range tie needs one real number; {tie.ref.expr} is {what}", where))
         return out
     measured = looked.data
     try:
@@ -150,11 +173,11 @@ def check_range(tie: RangeTie, ctx: Context) -> Outcome:
     except (InvalidOperation, ValueError):
         ok = False
     shown = measured_text(measured, tie.low, tie.high)
-    out.checks.append(Check(ctx.path, tie.line, tie.position, f"{tie.low.text}..{tie.high.text}", shown,
-                            tie.snippet, tie.ref.expr, ok, tie.kind, measured=True))
+    out.checks.append(
+        Check(ctx.path, tie.line, tie.position, f"{tie.low.text}..{tie.high.text}", shown, tie.snippet, tie.ref.expr, ok, tie.kind, measured=True)
+    )
     if not ok:
-        out.problems.append(Problem(ProblemKind.RANGE, ctx.path, tie.line,
-                                    f"documented {tie.low.text}..{tie.high.text}, measured {shown}", where))
+        out.problems.append(Problem(ProblemKind.RANGE, ctx.path, tie.line, f"documented {tie.low.text}..{tie.high.text}, measured {shown}", where))
     return out
 
 
@@ -185,12 +208,13 @@ def check_widget(widget: Widget, ctx: Context) -> Outcome:
         refuse(f"widget {widget.src} has no text alternative: say inside the div what it shows")
     snippet = figure_snippet(target) if is_figure(target) and target.endswith(DATA_SUFFIX) else None
     if snippet is None:
-        return refuse(f"widget data-src={widget.src!r} must name a {DATA_SUFFIX} file in the figures folder "
-                      "(figures/SNIPPET/FILE, a file a snippet of this page writes)")
+        return refuse(
+            f"widget data-src={widget.src!r} must name a {DATA_SUFFIX} file in the figures folder "
+            "(figures/SNIPPET/FILE, a file a snippet of this page writes)"
+        )
     where = ctx.where(snippet)
     if snippet not in ctx.runs:
-        return refuse(f"widget {widget.src} shows a file of {where}, which this page does not run: "
-                      "add a run block for it", where)
+        return refuse(f"widget {widget.src} shows a file of {where}, which this page does not run: add a run block for it", where)
     result = ctx.results.get(snippet)
     if result is None or result.pending or result.error is not None:
         return out  # still running, or its failure is reported at its run block

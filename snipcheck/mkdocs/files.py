@@ -52,11 +52,15 @@ def resolve_requires(requires: dict, files: Files, site_url: str) -> dict[str, s
             pattern = spec.lstrip("/")
             matches = sorted(f.src_uri for f in files if fnmatch.fnmatchcase(f.src_uri, pattern))
             if len(matches) != 1:
-                raise PluginError(f"snipcheck: notebook_requires {module}: {spec!r} matches "
-                                  f"{len(matches)} files of the site ({', '.join(matches) or 'none'}); it must match one")
+                raise PluginError(
+                    f"snipcheck: notebook_requires {module}: {spec!r} matches "
+                    f"{len(matches)} files of the site ({', '.join(matches) or 'none'}); it must match one"
+                )
             if not site_url:
-                raise PluginError(f"snipcheck: notebook_requires {module}: {spec!r} is a file of the site, and a "
-                                  "downloaded notebook needs its absolute URL: set site_url")
+                raise PluginError(
+                    f"snipcheck: notebook_requires {module}: {spec!r} is a file of the site, and a "
+                    "downloaded notebook needs its absolute URL: set site_url"
+                )
             spec = site_url.rstrip("/") + "/" + files.get_file_from_path(matches[0]).url
         out[str(module)] = spec
     return out

@@ -12,6 +12,7 @@ as written (``report/survivors.py``). Each build logs ``report/notes.py``'s line
 see ``files.py``. Under ``mkdocs serve`` problems are logged and shown on their pages, and a slow
 snippet goes on in the background (``serve.py``).
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -61,9 +62,16 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
         root = Path(config.config_file_path).resolve().parent
         docs = Path(config.docs_dir).resolve().relative_to(root).as_posix()
         if self.engine is None or self.engine.root != root:  # kept across serve rebuilds: live results, background runs
-            self.engine = Engine(root, docs, self.config.snippets_dir, self.config.cache_dir,
-                                 check_determinism=self.config.check_determinism, serving=self.serving,
-                                 serve_wait=self.config.serve_wait, warn=lambda message: log.warning(message))
+            self.engine = Engine(
+                root,
+                docs,
+                self.config.snippets_dir,
+                self.config.cache_dir,
+                check_determinism=self.config.check_determinism,
+                serving=self.serving,
+                serve_wait=self.config.serve_wait,
+                warn=lambda message: log.warning(message),
+            )
             self.dirty_pages = DirtyPages(root, self.engine.docs_dir, self.engine.snippets_dir)
         self.engine.start_live()  # a build's measurements start now, beside the rest of MkDocs' start-up
         return config
@@ -111,8 +119,14 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
             for level, message in build_notes(self.engine, build):
                 getattr(log, level)(message)
         self._fail_or_log(build.problems, f"snipcheck found {len(build.problems)} problem(s)")
-        self.staged = stage(build, notebooks_dir=self.config.notebooks_dir, use_directory_urls=self.use_directory_urls,
-                            verification=self.generated_verification, site_url=self.site_url, requires=self.requires)
+        self.staged = stage(
+            build,
+            notebooks_dir=self.config.notebooks_dir,
+            use_directory_urls=self.use_directory_urls,
+            verification=self.generated_verification,
+            site_url=self.site_url,
+            requires=self.requires,
+        )
         self.notebooks = self.staged.notebooks
 
     def _fail_or_log(self, problems, summary: str) -> None:

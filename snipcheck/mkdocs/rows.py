@@ -69,6 +69,5 @@ class SetAsideRows:
 
         html, self._pattern = self._pattern.sub(put_back, html), None
         if sorted(found) != list(range(len(self._rows))):
-            raise RowsLost(f"snipcheck: the verification page lost row tables in Markdown: put back {sorted(found)} "
-                           f"of {len(self._rows)}")
+            raise RowsLost(f"snipcheck: the verification page lost row tables in Markdown: put back {sorted(found)} of {len(self._rows)}")
         return html, anchors("".join(self._rows))

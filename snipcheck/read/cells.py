@@ -54,8 +54,11 @@ def _marker_lines(source: str, lines: list[str]) -> list[int]:
     """1-based lines holding a ``# %%`` comment at column 0; by the tokenizer, so that a string
     that holds such a line does not count (a file it cannot read is taken line by line)."""
     try:
-        comments = [tok.start[0] for tok in tokenize.generate_tokens(io.StringIO(source).readline)
-                    if tok.type == tokenize.COMMENT and tok.start[1] == 0 and _MARKER.match(tok.string)]
+        comments = [
+            tok.start[0]
+            for tok in tokenize.generate_tokens(io.StringIO(source).readline)
+            if tok.type == tokenize.COMMENT and tok.start[1] == 0 and _MARKER.match(tok.string)
+        ]
     except (tokenize.TokenError, SyntaxError):
         comments = [i for i, line in enumerate(lines, start=1) if _MARKER.match(line)]
     return comments
@@ -85,8 +88,13 @@ def split_cells(source: str) -> Cells:
     problems: list[tuple[int, str]] = []
     before = next((i for i in range(1, markers[0]) if lines[i - 1].strip()), None)
     if before is not None:
-        problems.append((before, "this line comes before the first `# %% NAME` line, so it belongs to no cell and no page "
-                                 "would show it: start the file with a `# %% NAME` line"))
+        problems.append(
+            (
+                before,
+                "this line comes before the first `# %% NAME` line, so it belongs to no cell and no page "
+                "would show it: start the file with a `# %% NAME` line",
+            )
+        )
     spans = _statement_spans(source)
     cells, seen = [], {}
     for k, line in enumerate(markers):
@@ -94,8 +102,13 @@ def split_cells(source: str) -> Cells:
         words = _MARKER.match(lines[line - 1])["rest"].split()
         inside = next(((a, b) for a, b in spans if a < line <= b), None)
         if inside is not None:
-            problems.append((line, f"this `# %%` line cuts the statement of lines {inside[0]}-{inside[1]} in two: "
-                                   "a cell starts between statements, at the top level"))
+            problems.append(
+                (
+                    line,
+                    f"this `# %%` line cuts the statement of lines {inside[0]}-{inside[1]} in two: "
+                    "a cell starts between statements, at the top level",
+                )
+            )
             continue
         if len(words) != 1 or not _NAME.match(words[0]):
             problems.append((line, f"a cell line reads `# %% NAME`, one word of letters, digits, _ and -; not {lines[line - 1]!r}"))

@@ -135,7 +135,7 @@ class _Scanner:
             base = self.containers[-1] if self.containers else 0
             stripped = line.strip()
             fence = _FENCE.match(line)
-            if fence and not _RUN.search(fence["info"]) and not opens_fence(line[len(fence["indent"]):]):
+            if fence and not _RUN.search(fence["info"]) and not opens_fence(line[len(fence["indent"]) :]):
                 fence = None  # superfences takes it for a paragraph, and so does the reader
             if fence and not (prev_blank and indent >= base + 4):
                 i = self._fence(i, fence)
@@ -221,8 +221,11 @@ class _Scanner:
         j = start
         while j < len(self.lines) and (not self.lines[j].strip() or _indent_of(self.lines[j]) >= base + 4):
             if self.lines[j].strip():
-                self._refuse_ties(j, "in an indented code block, where it is shown as code: "
-                                     "indent it to its block's level (4 spaces inside an admonition or list item)")
+                self._refuse_ties(
+                    j,
+                    "in an indented code block, where it is shown as code: "
+                    "indent it to its block's level (4 spaces inside an admonition or list item)",
+                )
             j += 1
         return j
 
@@ -268,7 +271,7 @@ class _Scanner:
             return None
         run = RunBlock(i + 1, end + 1, indent, fence, language, posixpath.normpath(name))
         try:
-            options = shlex.split(info[run_match.end():])
+            options = shlex.split(info[run_match.end() :])
         except ValueError as exc:
             doc.problem(ProblemKind.SYNTAX, i + 1, f"cannot read run options: {exc}")
             options = []
@@ -337,9 +340,9 @@ def _display_math(stripped: str) -> str | None:
     """None if the line opens no display math; else what closes it ("" if the line closes it itself)."""
     for opener, closer in (("$$", "$$"), ("\\[", "\\]"), ("\\begin{", "\\end{")):
         if stripped.startswith(opener):
-            return "" if closer in stripped[len(opener):] else closer
+            return "" if closer in stripped[len(opener) :] else closer
     return None
 
 
 def _dedent(line: str, indent: str) -> str:
-    return line[len(indent):] if line.startswith(indent) else line.lstrip()
+    return line[len(indent) :] if line.startswith(indent) else line.lstrip()

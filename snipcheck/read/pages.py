@@ -16,8 +16,9 @@ def decode_page(data: bytes, path: str) -> tuple[str, Problem | None]:
         return data.decode("utf-8-sig"), None
     except UnicodeDecodeError as exc:
         line = data[: exc.start].replace(b"\r\n", b"\n").replace(b"\r", b"\n").count(b"\n") + 1
-        return "", Problem(ProblemKind.ENCODING, path, line,
-                           f"the page is not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}): save it as UTF-8")
+        return "", Problem(
+            ProblemKind.ENCODING, path, line, f"the page is not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}): save it as UTF-8"
+        )
 
 
 def read_folder(folder: Path, shown) -> tuple[dict[str, str], list[Problem]]:

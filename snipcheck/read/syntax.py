@@ -29,10 +29,12 @@ _HIGHLIGHT_OPTIONS = {
 }
 
 # Python-Markdown's block-level elements: a line that starts with one opens a raw HTML block.
-BLOCK_TAGS = ("address|article|aside|blockquote|body|canvas|center|colgroup|dd|details|div|dl|dt|fieldset|figcaption|"
-              "figure|footer|form|group|h[1-6]|header|hgroup|hr|html|iframe|legend|li|main|map|math|menu|nav|noscript|"
-              "object|ol|option|output|p|pre|progress|script|section|style|summary|table|tbody|td|textarea|tfoot|th|"
-              "thead|tr|ul|video|svg")
+BLOCK_TAGS = (
+    "address|article|aside|blockquote|body|canvas|center|colgroup|dd|details|div|dl|dt|fieldset|figcaption|"
+    "figure|footer|form|group|h[1-6]|header|hgroup|hr|html|iframe|legend|li|main|map|math|menu|nav|noscript|"
+    "object|ol|option|output|p|pre|progress|script|section|style|summary|table|tbody|td|textarea|tfoot|th|"
+    "thead|tr|ul|video|svg"
+)
 BLOCK_TAG = re.compile(rf"^<(?P<tag>{BLOCK_TAGS})(?=[\s>/])(?P<attrs>[^>]*)>?", re.IGNORECASE)
 # abbr: ``*[HTML]: Hyper Text Markup Language`` defines a tooltip, it is not shown as text.
 ABBREVIATION = re.compile(r"^[ ]{0,3}\*\[[^\]]+\]:")

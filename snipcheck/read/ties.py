@@ -41,7 +41,7 @@ def mask_code(line: str) -> str:
         if start == end or closing is None:
             k += 1
             continue
-        out[start:runs[closing][1]] = " " * (runs[closing][1] - start)
+        out[start : runs[closing][1]] = " " * (runs[closing][1] - start)
         k = closing + 1
     return "".join(out)
 
@@ -53,22 +53,25 @@ def tie_spans(problem, line: str, line_no: int) -> list[tuple[int, int]]:
         start = line.find("{{", pos)
         if start < 0:
             break
-        if (start > 0 and line[start - 1] == "{") or line[start + 2: start + 3] == "{":
+        if (start > 0 and line[start - 1] == "{") or line[start + 2 : start + 3] == "{":
             problem(ProblemKind.SYNTAX, line_no, "'{{{' is not a tie: a tie is written with two braces, {{ NUMBER = NAME }}")
             pos = line.find("}}", start) + 2 if line.find("}}", start) >= 0 else len(line)
             continue
         close = line.find("}}", start + 2)
         nested = line.find("{{", start + 2)
         if close < 0:
-            problem(ProblemKind.SYNTAX, line_no, "'{{' opens no tie (no '}}' on its line): "
-                    "write {{ NUMBER = NAME }}, {{ NUMBER @ SOURCE }} or {{ LOW..HIGH ~ NAME }}")
+            problem(
+                ProblemKind.SYNTAX,
+                line_no,
+                "'{{' opens no tie (no '}}' on its line): write {{ NUMBER = NAME }}, {{ NUMBER @ SOURCE }} or {{ LOW..HIGH ~ NAME }}",
+            )
             break
         if 0 <= nested < close:
             problem(ProblemKind.SYNTAX, line_no, "a tie cannot hold another tie ('{{' inside '{{ ... }}')")
             end = line.find("}}", close + 2)
             pos = (end + 2) if end >= 0 else close + 2
             continue
-        if line[close + 2: close + 3] == "}":
+        if line[close + 2 : close + 3] == "}":
             problem(ProblemKind.SYNTAX, line_no, "'}}}' closes no tie: a tie is written with two braces, {{ NUMBER = NAME }}")
             pos = close + 3
             continue
@@ -79,8 +82,11 @@ def tie_spans(problem, line: str, line_no: int) -> list[tuple[int, int]]:
 
 def forbidden_spans(line: str) -> list[tuple[int, int, str]]:
     """Spans of the line where a tie would not render, with what to call them."""
-    spans = [(m.start(), m.end(), "inside math, where it would not render: write the number in prose, as $d_k$ = {{ 64 = d_k }}")
-             for pattern in (DOLLAR_MATH, _PAREN_MATH, _BRACKET_MATH) for m in pattern.finditer(line)]
+    spans = [
+        (m.start(), m.end(), "inside math, where it would not render: write the number in prose, as $d_k$ = {{ 64 = d_k }}")
+        for pattern in (DOLLAR_MATH, _PAREN_MATH, _BRACKET_MATH)
+        for m in pattern.finditer(line)
+    ]
     spans += [(m.start(), m.end(), "inside an HTML tag, where it would not render") for m in HTML_TAG.finditer(line)]
     for close in (m.start() for m in re.finditer(r"\](?=[(\[])", line)):
         depth, j = 0, close
@@ -117,7 +123,7 @@ def tie_texts(text: str) -> list[TieText]:
     out, offset = [], 0
     for line in text.splitlines(keepends=True):
         for start, end in tie_spans(_ignore, line, 0):
-            parts = _split(line[start + 2: end - 2])
+            parts = _split(line[start + 2 : end - 2])
             if parts is not None and parts[0] and parts[2]:
                 out.append(TieText(offset + start, offset + end, *parts))
         offset += len(line)
@@ -128,7 +134,7 @@ def replace_ties(text: str, repl: Callable[[TieText], str]) -> str:
     """``text`` with each readable tie replaced by ``repl(tie)``."""
     pieces, pos = [], 0
     for tie in tie_texts(text):
-        pieces += [text[pos: tie.start], repl(tie)]
+        pieces += [text[pos : tie.start], repl(tie)]
         pos = tie.end
     return "".join(pieces) + text[pos:]
 
@@ -138,18 +144,21 @@ def _split(inner: str) -> tuple[str, str, str] | None:
     match = _OPERATOR.search(inner)
     if match is None:
         return None
-    return inner[: match.start()].strip(), match[1], inner[match.end():].strip()
+    return inner[: match.start()].strip(), match[1], inner[match.end() :].strip()
 
 
 def read_tie(problem, line: str, line_no: int, start: int, end: int, last_run: RunBlock | None) -> Tie | None:
-    inner = line[start + 2: end - 2]
+    inner = line[start + 2 : end - 2]
     parts = _split(inner)
     if parts is None:
         if re.search(r"[=@~]", inner):
             problem(ProblemKind.SYNTAX, line_no, f"cannot read {line[start:end]!r}: put spaces around the operator, as {{{{ 0.5 = x }}}}")
         else:
-            problem(ProblemKind.SYNTAX, line_no, f"cannot read {line[start:end]!r}: "
-                    "write {{ NUMBER = NAME }}, {{ NUMBER @ SOURCE }} or {{ LOW..HIGH ~ NAME }}")
+            problem(
+                ProblemKind.SYNTAX,
+                line_no,
+                f"cannot read {line[start:end]!r}: write {{{{ NUMBER = NAME }}}}, {{{{ NUMBER @ SOURCE }}}} or {{{{ LOW..HIGH ~ NAME }}}}",
+            )
         return None
     documented, op, ref = parts
     doc_start = start + 2 + (len(inner) - len(inner.lstrip()))  # where the documented value begins

@@ -31,5 +31,5 @@ def read_widget(block: str, line: int, end_line: int) -> tuple[Widget | None, st
     missing = [key for key in ("data-widget", "data-src") if not attrs.get(key, "").strip()]
     if missing:
         return None, f"a widget needs {' and '.join(missing)}: the script that draws it and the data file it shows"
-    alt = " ".join(html.unescape(_TAG.sub(" ", block.lstrip()[opening.end():])).split())
+    alt = " ".join(html.unescape(_TAG.sub(" ", block.lstrip()[opening.end() :])).split())
     return Widget(line, end_line, attrs["data-widget"].strip(), attrs["data-src"].strip(), alt, block), None

@@ -41,7 +41,7 @@ def raw_lines(text: str) -> list[tuple[str, str]]:
     for match in _RAW_LINE.finditer(text):
         line = match.group()
         content = line.rstrip("\r\n")
-        out.append((content, line[len(content):]))
+        out.append((content, line[len(content) :]))
     return out
 
 
@@ -55,8 +55,9 @@ def accepted_text(doc: Document, build: Build, raw: str | None = None) -> str:
         lines += [("", "")] * (len(doc.text.split("\n")) - len(lines))
     # Ties first, right to left in each line (a rewrite leaves the columns before it as they were),
     # then blocks from the bottom up (a block that grows leaves the lines above it as they were).
-    order = sorted(doc.regions, key=lambda r: (isinstance(r, OutputBlock), -r.line if isinstance(r, OutputBlock) else r.line,
-                                               -getattr(r, "start", 0)))
+    order = sorted(
+        doc.regions, key=lambda r: (isinstance(r, OutputBlock), -r.line if isinstance(r, OutputBlock) else r.line, -getattr(r, "start", 0))
+    )
     for region in order:
         ACCEPT(region, build.outcome(region), build, lines)
     return "".join(content + ending for content, ending in lines)
@@ -68,7 +69,7 @@ def _accept_tie(tie: ComputedTie, outcome: Outcome, build: Build, lines: Lines) 
         return
     new = rewrite_value(tie, outcome.value)
     content, ending = lines[tie.line - 1]
-    lines[tie.line - 1] = (content[: tie.doc_start] + new + content[tie.doc_end:], ending)
+    lines[tie.line - 1] = (content[: tie.doc_start] + new + content[tie.doc_end :], ending)
 
 
 @ACCEPT.register(OutputBlock)
@@ -108,13 +109,16 @@ def rewrite_value(tie: ComputedTie, looked: Looked) -> str:
         if not looked.shape:
             return "True" if data else "False"
     flat = looked.flat()
-    if value.kind is not ValueKind.BOOL and len(flat) == len(value.atoms) and all(
-            a.imaginary == (part == "im") for a, (part, _) in zip(value.atoms, flat, strict=True)):
+    if (
+        value.kind is not ValueKind.BOOL
+        and len(flat) == len(value.atoms)
+        and all(a.imaginary == (part == "im") for a, (part, _) in zip(value.atoms, flat, strict=True))
+    ):
         pieces, pos = [], 0
         for atom, (part, got) in zip(value.atoms, flat, strict=True):
             exact = repr(got) if isinstance(got, float) else str(got)
             text = atom.text if atom.number.accepts(exact) else _like(atom.number, got, part == "im", atom.text)
-            pieces += [value.text[pos: atom.start], text]
+            pieces += [value.text[pos : atom.start], text]
             pos = atom.end
         return "".join(pieces) + value.text[pos:]
     like = next((a.number for a in value.atoms if a.number is not None), Number("0.000"))
@@ -204,8 +208,7 @@ def _unlink(path: Path) -> None:
 
 
 def unified_diff(path: str, before: str, after: str) -> str:
-    return "".join(difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True),
-                                        fromfile=f"a/{path}", tofile=f"b/{path}"))
+    return "".join(difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True), fromfile=f"a/{path}", tofile=f"b/{path}"))
 
 
 __all__ = ["ACCEPT", "PageWrite", "WriteRefused", "accepted_text", "raw_lines", "rewrite_value", "unified_diff", "write_all"]

@@ -33,10 +33,11 @@ from ..read.page import Document
 from ..run.result import SnippetResult
 
 # The MIME type each figure file is shown as; any other file a snippet wrote is not an image.
-IMAGE_TYPES = {".svg": "image/svg+xml", ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg",
-               ".gif": "image/gif"}
-LIVE_NOTE = ("\n\nThis snippet measures time on the machine that runs it, so no output is stored here: "
-             "run the cell to see your machine's numbers. The page shows what the site's build measured.")
+IMAGE_TYPES = {".svg": "image/svg+xml", ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif"}
+LIVE_NOTE = (
+    "\n\nThis snippet measures time on the machine that runs it, so no output is stored here: "
+    "run the cell to see your machine's numbers. The page shows what the site's build measured."
+)
 
 
 def _lines(text: str) -> list[str]:
@@ -67,20 +68,23 @@ def _outputs(result: SnippetResult | None, cell: str | None = None, figures: boo
             data = result.figure_bytes(name).decode("utf-8", "replace").splitlines(keepends=True)
         else:
             data = result.figures[name]  # base64, as nbformat stores binary images
-        outputs.append({"data": {mime: data, "text/plain": [f"<figure {name}>"]}, "metadata": {},
-                        "output_type": "display_data"})
+        outputs.append({"data": {mime: data, "text/plain": [f"<figure {name}>"]}, "metadata": {}, "output_type": "display_data"})
     return outputs
 
 
-def _code(text: str, label: str, result: SnippetResult | None, count: int, cell: str | None = None,
-          figures: bool = True) -> dict:
+def _code(text: str, label: str, result: SnippetResult | None, count: int, cell: str | None = None, figures: bool = True) -> dict:
     meta = {"snippet": label}
     if cell is not None:
         meta["cell"] = cell
     if result is not None and result.live:
         meta["live"] = True
-    return {"cell_type": "code", "execution_count": count, "metadata": {"snipcheck": meta},
-            "outputs": _outputs(result, cell, figures), "source": _lines(text)}
+    return {
+        "cell_type": "code",
+        "execution_count": count,
+        "metadata": {"snipcheck": meta},
+        "outputs": _outputs(result, cell, figures),
+        "source": _lines(text),
+    }
 
 
 def _snippet_cells(name: str, label: str, source: str, result: SnippetResult | None, count: int) -> list[dict]:
@@ -89,8 +93,7 @@ def _snippet_cells(name: str, label: str, source: str, result: SnippetResult | N
     pieces = split_cells(source).cells
     if not pieces:
         return [_code(source, label, result, count)]
-    return [_code(piece.code, label, result, count + k, piece.name, figures=k == len(pieces) - 1)
-            for k, piece in enumerate(pieces)]
+    return [_code(piece.code, label, result, count + k, piece.name, figures=k == len(pieces) - 1) for k, piece in enumerate(pieces)]
 
 
 def imported_modules(sources: list[str]) -> set[str]:
@@ -134,13 +137,20 @@ def install_cell(requires: dict[str, str]) -> dict | None:
         "    %pip install --quiet {' '.join(missing)}\n"
         "    importlib.invalidate_caches()"
     )
-    return {"cell_type": "code", "execution_count": None, "metadata": {"snipcheck": {"setup": True}},
-            "outputs": [], "source": _lines(source)}
+    return {"cell_type": "code", "execution_count": None, "metadata": {"snipcheck": {"setup": True}}, "outputs": [], "source": _lines(source)}
 
 
-def notebook_for(doc: Document, title: str, page_link: str, sources: dict[str, str],
-                 results: dict[str, SnippetResult], file_name: str = "", first_cells: list[dict] | None = None,
-                 requires: dict[str, str] | None = None, snippets_prefix: str = "snippets") -> str | None:
+def notebook_for(
+    doc: Document,
+    title: str,
+    page_link: str,
+    sources: dict[str, str],
+    results: dict[str, SnippetResult],
+    file_name: str = "",
+    first_cells: list[dict] | None = None,
+    requires: dict[str, str] | None = None,
+    snippets_prefix: str = "snippets",
+) -> str | None:
     """The notebook JSON for a page's run blocks, or None if the page runs no snippet.
 
     ``page_link`` is where the notebook links to its page and ``file_name`` where it is downloaded
@@ -151,15 +161,17 @@ def notebook_for(doc: Document, title: str, page_link: str, sources: dict[str, s
     names = list(dict.fromkeys(run.snippet for run in doc.runs))
     if not names:
         return None
-    cells = [_markdown(
-        f"# {title}: the code\n\n"
-        f"Every snippet of the page [{title}]({page_link}), in page order. These are the same files "
-        "the site runs when it is built, and the outputs shown are the ones that build recorded and "
-        "checked against the page.\n\n"
-        "Each snippet was written to run on its own, in a fresh interpreter; here they share one "
-        "kernel, so run the cells from the top."
-        + (f"\n\n[Download this notebook]({file_name}) (`{posixpath.basename(file_name)}`)." if file_name else "")
-    )]
+    cells = [
+        _markdown(
+            f"# {title}: the code\n\n"
+            f"Every snippet of the page [{title}]({page_link}), in page order. These are the same files "
+            "the site runs when it is built, and the outputs shown are the ones that build recorded and "
+            "checked against the page.\n\n"
+            "Each snippet was written to run on its own, in a fresh interpreter; here they share one "
+            "kernel, so run the cells from the top."
+            + (f"\n\n[Download this notebook]({file_name}) (`{posixpath.basename(file_name)}`)." if file_name else "")
+        )
+    ]
     cells += first_cells or []
     imported = imported_modules([sources.get(name, "") for name in names])
     setup = install_cell({module: spec for module, spec in (requires or {}).items() if module in imported})

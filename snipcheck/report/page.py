@@ -85,7 +85,7 @@ def plain_title(doc: Document) -> str:
     for number, line in enumerate(lines, start=1):
         if re.match(r"^#\s+", line):
             for tie in sorted((t for t in doc.ties if t.line == number), key=lambda t: -t.start):
-                line = line[: tie.start] + _shown(tie) + line[tie.end:]
+                line = line[: tie.start] + _shown(tie) + line[tie.end :]
             text = re.sub(r"^#\s+|\s*#*\s*$", "", line)
             return _LINK.sub(r"\1", text).replace("`", "")
     return doc.uri
@@ -105,7 +105,7 @@ def render(build: Build, src_uri: str) -> str:
             blocks.append((region, new))
     for tie, text in sorted(inline, key=lambda item: (item[0].line, -item[0].start)):
         line = lines[tie.line - 1]
-        lines[tie.line - 1] = line[: tie.start] + text + line[tie.end:]
+        lines[tie.line - 1] = line[: tie.start] + text + line[tie.end :]
     for block, new_lines in sorted(blocks, key=lambda item: -item[0].line):
         lines[block.line - 1 : block.end_line] = new_lines
     header = _header(build, src_uri)
@@ -133,10 +133,11 @@ def _range(tie: RangeTie, outcome: Outcome, build: Build, verification: str) -> 
         note = " (measured: still running)" if result is not None and result.pending else ""
         return tie.shown_range + (f' <span class="live-number">{note.strip()}</span>' if note else "")
     attrs = f"#{tie_id(tie.line, tie.position)}"
-    title = _title(f"measured by {build.snippet_label(check.snippet)}: {check.what}; "
-                   f"checked to lie in [{tie.low.text}, {tie.high.text}]")
-    return (f'[{tie.shown_range}]({verification}#{check.anchor} "{title}"){{ {attrs} .checked-number .range-number }} '
-            f'<span class="live-number">(measured: {md_text(check.computed)})</span>')
+    title = _title(f"measured by {build.snippet_label(check.snippet)}: {check.what}; checked to lie in [{tie.low.text}, {tie.high.text}]")
+    return (
+        f'[{tie.shown_range}]({verification}#{check.anchor} "{title}"){{ {attrs} .checked-number .range-number }} '
+        f'<span class="live-number">(measured: {md_text(check.computed)})</span>'
+    )
 
 
 @RENDER.register(ComputedTie)
@@ -161,8 +162,11 @@ def _run(block: RunBlock, outcome: Outcome, build: Build, verification: str) -> 
     result = build.results.get(block.snippet)
     if block.live and result is not None:
         if result.pending:
-            out += ["", f"{block.indent}!!! info \"Still running\"", f"{block.indent}    {label} is running; "
-                    "this page reloads with its output when it finishes."]
+            out += [
+                "",
+                f'{block.indent}!!! info "Still running"',
+                f"{block.indent}    {label} is running; this page reloads with its output when it finishes.",
+            ]
         elif result.error is None and (result.output(block.cell) or "").strip():
             out.append("")
             info = ' { .text .live-output title="Output, as measured (not compared: timings vary from run to run)" }'
@@ -172,8 +176,7 @@ def _run(block: RunBlock, outcome: Outcome, build: Build, verification: str) -> 
 
 @RENDER.register(OutputBlock)
 def _output(block: OutputBlock, outcome: Outcome, build: Build, verification: str) -> list[str]:
-    return _block(block.indent, block.fence,
-                  ' { .text .checked-output title="Output" }', block.text)
+    return _block(block.indent, block.fence, ' { .text .checked-output title="Output" }', block.text)
 
 
 @RENDER.register(Figure)
@@ -200,16 +203,20 @@ def _header(build: Build, src_uri: str) -> list[str]:
         header += ['!!! failure "This page does not build: the checks below failed"', ""]
         for p in problems:
             first, *rest = p.message.split("\n")
-            header.append(f"    - <code>{md_text(p.path)}:{p.line}</code>: {md_text(first)}"
-                          + (f" ({md_text(p.snippet)})" if p.snippet else ""))
+            header.append(f"    - <code>{md_text(p.path)}:{p.line}</code>: {md_text(first)}" + (f" ({md_text(p.snippet)})" if p.snippet else ""))
             if rest:
                 detail = "\n".join(line[4:] if line.startswith("    ") else line for line in rest)
                 header += [""] + _block("        ", "```", "text", detail) + [""]
         header.append("")
     if pending:
-        header += ['!!! info "Snippets still running"', "",
-                   "    " + ", ".join(f"<code>{md_text(build.snippet_label(n))}</code>" for n in pending)
-                   + ": their numbers are checked, and this page reloads, when they finish.", ""]
+        header += [
+            '!!! info "Snippets still running"',
+            "",
+            "    "
+            + ", ".join(f"<code>{md_text(build.snippet_label(n))}</code>" for n in pending)
+            + ": their numbers are checked, and this page reloads, when they finish.",
+            "",
+        ]
     return header
 
 
@@ -233,8 +240,11 @@ def unrendered_ties(build: Build, src_uri: str, html_text: str) -> list[Problem]
         if not (outcome.checks or outcome.citations):
             continue
         if tie_id(tie.line, tie.position) not in rendered:
-            missing.append(Problem(ProblemKind.PLACEMENT, doc.path, tie.line,
-                                   "a tie did not render as a number (is it inside code, math, link text or raw HTML?)"))
+            missing.append(
+                Problem(
+                    ProblemKind.PLACEMENT, doc.path, tie.line, "a tie did not render as a number (is it inside code, math, link text or raw HTML?)"
+                )
+            )
     if not any(problem.path == doc.path for problem in build.problems):
         missing += raw_ties(doc, html_text)
     return missing

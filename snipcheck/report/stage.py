@@ -39,8 +39,9 @@ class Staged:
 
 
 # 1 x 1 transparent PNG: stands in for a PNG figure whose snippet is still running.
-_EMPTY_PNG = bytes.fromhex("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c63"
-                           "6000010000050001a5f645400000000049454e44ae426082")
+_EMPTY_PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c636000010000050001a5f645400000000049454e44ae426082"
+)
 
 
 def placeholder(site_path: str, snippet: str, failed: bool = False) -> bytes:
@@ -50,20 +51,27 @@ def placeholder(site_path: str, snippet: str, failed: bool = False) -> bytes:
     the preview). ``snippet``: as the site names it (``snippets/NAME.py``)."""
     if site_path.lower().endswith(".png"):
         return _EMPTY_PNG
-    text = (f"{snippet} failed: no figure (the error is at the top of the page)" if failed
-            else f"{snippet} is still running: the figure appears when it finishes")
-    return ('<svg xmlns="http://www.w3.org/2000/svg" width="640" height="80" viewBox="0 0 640 80">'
-            '<rect width="640" height="80" fill="#ffffff" stroke="#999999"/>'
-            f'<text x="320" y="45" font-family="sans-serif" font-size="15" text-anchor="middle" fill="#333333">{text}</text>'
-            "</svg>\n").encode()
+    text = (
+        f"{snippet} failed: no figure (the error is at the top of the page)"
+        if failed
+        else f"{snippet} is still running: the figure appears when it finishes"
+    )
+    return (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="640" height="80" viewBox="0 0 640 80">'
+        '<rect width="640" height="80" fill="#ffffff" stroke="#999999"/>'
+        f'<text x="320" y="45" font-family="sans-serif" font-size="15" text-anchor="middle" fill="#333333">{text}</text>'
+        "</svg>\n"
+    ).encode()
 
 
 def notebook_tip(page_uri: str, notebook_uri: str) -> str:
     """The admonition at the end of a page that leads to its notebook (a Markdown link to the
     .ipynb source, which the builder resolves to the notebook's page)."""
     target = posixpath.relpath(notebook_uri, posixpath.dirname(page_uri) or ".")
-    return (f'\n\n!!! tip "Run this page yourself"\n    Every snippet on this page, as a Jupyter notebook: '
-            f"[see it with its outputs]({target}), and download the `.ipynb` from there.\n")
+    return (
+        f'\n\n!!! tip "Run this page yourself"\n    Every snippet on this page, as a Jupyter notebook: '
+        f"[see it with its outputs]({target}), and download the `.ipynb` from there.\n"
+    )
 
 
 def has_notebook(build: Build, uri: str) -> bool:
@@ -72,13 +80,20 @@ def has_notebook(build: Build, uri: str) -> bool:
     doc = build.docs[uri]
     results = [build.results.get(run.snippet) for run in doc.runs]
     # A live run the build will still wait for counts as clean: if it fails, the build fails.
-    return bool(results) and all(r is not None and r.error is None and (not r.pending or r.name in build.waiting)
-                                 for r in results)
+    return bool(results) and all(r is not None and r.error is None and (not r.pending or r.name in build.waiting) for r in results)
 
 
-def stage(build: Build, *, notebooks_dir: str = "notebooks", use_directory_urls: bool = True,
-          site_url: str = "", verification: bool = True, first_cells: list[dict] | None = None,
-          requires: dict[str, str] | None = None, pages: list[str] | None = None) -> Staged:
+def stage(
+    build: Build,
+    *,
+    notebooks_dir: str = "notebooks",
+    use_directory_urls: bool = True,
+    site_url: str = "",
+    verification: bool = True,
+    first_cells: list[dict] | None = None,
+    requires: dict[str, str] | None = None,
+    pages: list[str] | None = None,
+) -> Staged:
     """The rendered pages and added files of ``build``. ``notebooks_dir`` empty: no notebooks;
     ``site_url``: downloaded notebooks link to their pages there (absolute URLs); ``requires``
     (module -> pip requirement): what a notebook's set-up cell installs when it is missing;
@@ -104,9 +119,17 @@ def stage(build: Build, *, notebooks_dir: str = "notebooks", use_directory_urls:
             nb_uri = notebook_uri(uri, notebooks_dir)
             for absolute in (False, True):
                 url = site_url if absolute else ""
-                text = notebook_for(doc, plain_title(doc), link(nb_uri, uri, use_directory_urls, url), build.sources,
-                                    build.results, file_name=download_url(nb_uri, use_directory_urls, url),
-                                    first_cells=first_cells, requires=requires, snippets_prefix=build.snippets_prefix)
+                text = notebook_for(
+                    doc,
+                    plain_title(doc),
+                    link(nb_uri, uri, use_directory_urls, url),
+                    build.sources,
+                    build.results,
+                    file_name=download_url(nb_uri, use_directory_urls, url),
+                    first_cells=first_cells,
+                    requires=requires,
+                    snippets_prefix=build.snippets_prefix,
+                )
                 (staged.downloads if absolute else staged.files)[nb_uri] = text.encode("utf-8")
             staged.notebooks[uri] = nb_uri
         if pages is None or uri in pages:
@@ -116,8 +139,7 @@ def stage(build: Build, *, notebooks_dir: str = "notebooks", use_directory_urls:
 
 def figures(build: Build) -> dict[str, bytes]:
     """Site path (relative to the docs folder) -> bytes of every figure the snippets drew."""
-    return {figure_path(name, fig): result.figure_bytes(fig)
-            for name, result in sorted(build.results.items()) for fig in result.figures}
+    return {figure_path(name, fig): result.figure_bytes(fig) for name, result in sorted(build.results.items()) for fig in result.figures}
 
 
 def page_markdown(build: Build, uri: str, notebook: str | None = None) -> str:

@@ -24,9 +24,43 @@ SHOWN_ATTRS = ("alt", "title", "aria-label", "placeholder")
 _HIDDEN = {"script", "style", "template"}
 _CODE = {"code", "pre", "kbd", "samp"}
 # Elements that end a run of text: a tie is read within one block, never across two.
-_BLOCKS = {"address", "article", "aside", "blockquote", "br", "dd", "details", "div", "dl", "dt", "figcaption", "figure",
-           "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "main", "nav", "ol", "p", "pre",
-           "section", "summary", "table", "td", "th", "tr", "ul"}
+_BLOCKS = {
+    "address",
+    "article",
+    "aside",
+    "blockquote",
+    "br",
+    "dd",
+    "details",
+    "div",
+    "dl",
+    "dt",
+    "figcaption",
+    "figure",
+    "footer",
+    "form",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "header",
+    "hr",
+    "li",
+    "main",
+    "nav",
+    "ol",
+    "p",
+    "pre",
+    "section",
+    "summary",
+    "table",
+    "td",
+    "th",
+    "tr",
+    "ul",
+}
 _TIE = re.compile(r"\{\{(?P<inner>[^{}\x00]{1,400}?)\}\}")
 _OPERATOR = re.compile(r"[=@~]")
 
@@ -83,15 +117,22 @@ def raw_ties(doc: Document, html: str) -> list[Problem]:
     if not found:
         return []
     lines = doc.text.split("\n")
-    where = [(number, inner) for number, line in enumerate(lines, 1) if "{" in line or "&" in line
-             for inner in _ties(unescape(line))]  # ``&#123;&#123;`` is ``{{`` on the page
+    where = [
+        (number, inner) for number, line in enumerate(lines, 1) if "{" in line or "&" in line for inner in _ties(unescape(line))
+    ]  # ``&#123;&#123;`` is ``{{`` on the page
     problems = []
     for inner in found:
         line = next((number for number, written in where if written == inner), 1)
         if (line, inner) in where:
             where.remove((line, inner))
-        problems.append(Problem(ProblemKind.PLACEMENT, doc.path, line,
-                                f"a tie shows on the page as written, unchecked: {{{{ {inner} }}}} (Markdown renders it as "
-                                "text where the checker read no tie: is it after escaped backticks, in a line that "
-                                "only looks like a code fence, or in raw HTML?)"))
+        problems.append(
+            Problem(
+                ProblemKind.PLACEMENT,
+                doc.path,
+                line,
+                f"a tie shows on the page as written, unchecked: {{{{ {inner} }}}} (Markdown renders it as "
+                "text where the checker read no tie: is it after escaped backticks, in a line that "
+                "only looks like a code fence, or in raw HTML?)",
+            )
+        )
     return problems

@@ -60,8 +60,7 @@ def write_tree(docs_dir: Path, out: Path, staged: Staged, *, root: Path) -> int:
         for rel, data in staged.files.items():
             _write(tmp / rel, data)
             count += 1
-        (tmp / MARKER).write_text("Written by `python -m snipcheck render`; replaced whole by the next render.\n",
-                                  encoding="utf-8")
+        (tmp / MARKER).write_text("Written by `python -m snipcheck render`; replaced whole by the next render.\n", encoding="utf-8")
         old = None
         if out.exists():
             old = out.parent / f".{out.name}.old-{os.getpid()}-{time.monotonic_ns()}"

@@ -81,9 +81,11 @@ def _cell(text: str) -> str:
     return html.escape(" ".join(text.split()), quote=True)
 
 
-_ROW_HEAD = ('<table>\n<thead>\n<tr>\n<th style="text-align: right;">Line</th>\n<th>On the page</th>\n<th>Computed</th>\n'
-             "<th>Agrees</th>\n<th>What computed it</th>\n<th>Code</th>\n</tr>\n</thead>\n<tbody>")
-_ASSERT_HEAD = ("<table>\n<thead>\n<tr>\n<th>Where</th>\n<th>Condition</th>\n<th>What it means</th>\n</tr>\n</thead>\n<tbody>")
+_ROW_HEAD = (
+    '<table>\n<thead>\n<tr>\n<th style="text-align: right;">Line</th>\n<th>On the page</th>\n<th>Computed</th>\n'
+    "<th>Agrees</th>\n<th>What computed it</th>\n<th>Code</th>\n</tr>\n</thead>\n<tbody>"
+)
+_ASSERT_HEAD = "<table>\n<thead>\n<tr>\n<th>Where</th>\n<th>Condition</th>\n<th>What it means</th>\n</tr>\n</thead>\n<tbody>"
 
 
 def snippet_asserts(source: str) -> list[tuple[int, str, str]]:
@@ -115,8 +117,11 @@ def snippet_asserts(source: str) -> list[tuple[int, str, str]]:
             message = comments.get(node.end_lineno or node.lineno, "")
         found.append((node.lineno, condition, message))
     return sorted(found)
-_QUOTE_HEAD = ('<table>\n<thead>\n<tr>\n<th>Page</th>\n<th style="text-align: right;">Line</th>\n<th>Number</th>\n'
-               "<th>Source</th>\n</tr>\n</thead>\n<tbody>")
+
+
+_QUOTE_HEAD = (
+    '<table>\n<thead>\n<tr>\n<th>Page</th>\n<th style="text-align: right;">Line</th>\n<th>Number</th>\n<th>Source</th>\n</tr>\n</thead>\n<tbody>'
+)
 
 
 def _data_files(build: Build, titles: dict[str, str], use_directory_urls: bool) -> list[str]:
@@ -128,13 +133,22 @@ def _data_files(build: Build, titles: dict[str, str], use_directory_urls: bool) 
                 continue
             target = figure_target(uri, widget.src)
             page = md_text(titles.get(uri, uri))
-            rows.append(f"| [{md_text(target)}]({target}) | [{page}]({uri}) | {md_text(widget.name)} "
-                        f"| <code>{_cell(build.snippet_label(figure_snippet(target)))}</code> |")
+            rows.append(
+                f"| [{md_text(target)}]({target}) | [{page}]({uri}) | {md_text(widget.name)} "
+                f"| <code>{_cell(build.snippet_label(figure_snippet(target)))}</code> |"
+            )
     if not rows:
         return []
-    return ["## Data files", "", "The widgets show these files, each written by the snippet named; "
-            "a widget looks its values up and computes none.", "",
-            "| Data file | Page | Widget | Written by |", "| --- | --- | --- | --- |", *rows, ""]
+    return [
+        "## Data files",
+        "",
+        "The widgets show these files, each written by the snippet named; a widget looks its values up and computes none.",
+        "",
+        "| Data file | Page | Widget | Written by |",
+        "| --- | --- | --- | --- |",
+        *rows,
+        "",
+    ]
 
 
 def verification_page(build: Build, titles: dict[str, str] | None = None, use_directory_urls: bool = True) -> str:
@@ -179,7 +193,8 @@ def verification_page(build: Build, titles: dict[str, str] | None = None, use_di
         "unless each holds. They are listed page by page below the numbers.",
         "",
         f"- **{len(checks)}** numbers computed on **{len(by_page)}** pages, by **{len(snippets)}** files of code"
-        + (f" ({measured} of them timings, checked against a range)" if measured else "") + ";",
+        + (f" ({measured} of them timings, checked against a range)" if measured else "")
+        + ";",
         f"- **{asserted}** conditions the code asserts;",
         f"- **{len(citations)}** numbers quoted from sources.",
         "",
@@ -225,9 +240,11 @@ def verification_page(build: Build, titles: dict[str, str] | None = None, use_di
             if c.measured:
                 computed = f'<span class="live-number">{computed}</span>'
             status = "yes" if c.ok else "<strong>FAIL</strong>"
-            out.append(f'<tr>\n<td style="text-align: right;"><span id="{c.anchor}"></span><a href="{_cell(back)}">{c.line}</a></td>\n'
-                       f"<td>{_cell(c.documented)}</td>\n<td>{computed}</td>\n<td>{status}</td>\n<td>{what}</td>\n"
-                       f"<td><code>{_cell(build.snippet_label(c.snippet))}</code></td>\n</tr>")
+            out.append(
+                f'<tr>\n<td style="text-align: right;"><span id="{c.anchor}"></span><a href="{_cell(back)}">{c.line}</a></td>\n'
+                f"<td>{_cell(c.documented)}</td>\n<td>{computed}</td>\n<td>{status}</td>\n<td>{what}</td>\n"
+                f"<td><code>{_cell(build.snippet_label(c.snippet))}</code></td>\n</tr>"
+            )
         out += ["</tbody>\n</table>", "</details>", ""]
     out += _conditions_section(build, conditions, titles, use_directory_urls)
     out += _data_files(build, titles, use_directory_urls)
@@ -236,10 +253,12 @@ def verification_page(build: Build, titles: dict[str, str] | None = None, use_di
     for c in citations:
         src_uri = _page_link(c.path, prefix)
         url = _url(src_uri, use_directory_urls)
-        out.append(f'<tr>\n<td><a href="{_cell(url)}">{_cell(titles.get(src_uri, src_uri))}</a></td>\n'
-                   f'<td style="text-align: right;"><span id="{c.anchor}"></span>'
-                   f'<a href="{_cell(url)}#{tie_id(c.line, c.position)}">{c.line}</a></td>\n'
-                   f"<td>{_cell(c.documented)}</td>\n<td>{_cell(c.source)}</td>\n</tr>")
+        out.append(
+            f'<tr>\n<td><a href="{_cell(url)}">{_cell(titles.get(src_uri, src_uri))}</a></td>\n'
+            f'<td style="text-align: right;"><span id="{c.anchor}"></span>'
+            f'<a href="{_cell(url)}#{tie_id(c.line, c.position)}">{c.line}</a></td>\n'
+            f"<td>{_cell(c.documented)}</td>\n<td>{_cell(c.source)}</td>\n</tr>"
+        )
     out += ["</tbody>\n</table>", "</details>", "", _SCRIPT, ""]
     return "\n".join(out)
 
@@ -255,18 +274,28 @@ def _conditions(build: Build) -> dict[str, list[tuple[str, int, str, str]]]:
     return out
 
 
-def _conditions_section(build: Build, conditions: dict[str, list[tuple[str, int, str, str]]],
-                        titles: dict[str, str], use_directory_urls: bool) -> list[str]:
-    out = ["## Conditions each page rests on", "",
-           "Each line is an `assert` in the code a page runs: the file and line, the condition, and",
-           "what it says in words. Had one failed, the site would not have been built.", ""]
+def _conditions_section(
+    build: Build, conditions: dict[str, list[tuple[str, int, str, str]]], titles: dict[str, str], use_directory_urls: bool
+) -> list[str]:
+    out = [
+        "## Conditions each page rests on",
+        "",
+        "Each line is an `assert` in the code a page runs: the file and line, the condition, and",
+        "what it says in words. Had one failed, the site would not have been built.",
+        "",
+    ]
     for src_uri, rows in conditions.items():
         url = _url(src_uri, use_directory_urls)
         title = titles.get(src_uri, src_uri)
-        out += ['<details class="snipcheck-rows">',
-                f'<summary>{len(rows)} conditions on <a href="{_cell(url)}">{_cell(title)}</a></summary>', _ASSERT_HEAD]
+        out += [
+            '<details class="snipcheck-rows">',
+            f'<summary>{len(rows)} conditions on <a href="{_cell(url)}">{_cell(title)}</a></summary>',
+            _ASSERT_HEAD,
+        ]
         for name, line, condition, message in rows:
-            out.append(f"<tr>\n<td><code>{_cell(build.snippet_label(name))}:{line}</code></td>\n"
-                       f"<td><code>{_cell(condition)}</code></td>\n<td>{_cell(message)}</td>\n</tr>")
+            out.append(
+                f"<tr>\n<td><code>{_cell(build.snippet_label(name))}:{line}</code></td>\n"
+                f"<td><code>{_cell(condition)}</code></td>\n<td>{_cell(message)}</td>\n</tr>"
+            )
         out += ["</tbody>\n</table>", "</details>", ""]
     return out

@@ -48,8 +48,7 @@ def main() -> int:
         config = json.load(handle)
     libc = ctypes.CDLL(None, use_errno=True)
     subreaper = sys.platform.startswith("linux") and libc.prctl(36, 1, 0, 0, 0) == 0  # PR_SET_CHILD_SUBREAPER
-    status = {"timed_out": False, "stopped": False, "exit": None, "signal": None, "subreaper": subreaper,
-              "left_running": 0}
+    status = {"timed_out": False, "stopped": False, "exit": None, "signal": None, "subreaper": subreaper, "left_running": 0}
     # CLONE_NEWPID (root or CAP_SYS_ADMIN only): the next fork is pid 1 of a namespace of its own
     namespaces = config.get("namespaces", True)
     pid_namespace = namespaces and sys.platform.startswith("linux") and libc.unshare(0x20000000) == 0
@@ -160,6 +159,7 @@ def _kill_descendants(first: int, pid_namespace: bool = False) -> int:
 
 # -- the snippet's process ----------------------------------------------------------------------------
 
+
 def _init(config: dict, libc, exit_fd: int) -> int:
     """Pid 1 of the snippet's PID namespace: sets up its namespaces, runs the snippet as its one
     child (pid 1 itself would ignore signals it has no handler for) and reaps every orphan; hands
@@ -211,11 +211,15 @@ def _child(config: dict, libc, unfenced: list[str]) -> int:
         namespace = _run_cells(snippet, cells, ran) if cells else runpy.run_path(snippet, run_name="__main__")
     except SystemExit as exc:
         where = _snippet_line(exc.__traceback__, snippet, root)
-        error = (f"the snippet called sys.exit({exc.code!r}){where}: a snippet must run to its end "
-                 "(the code after it never ran, and its values were not recorded)")
+        error = (
+            f"the snippet called sys.exit({exc.code!r}){where}: a snippet must run to its end "
+            "(the code after it never ran, and its values were not recorded)"
+        )
     except MemoryError:
-        error = _traceback(root) + (f"the snippet ran out of memory: it may use at most {config['memory_mb']} MiB of address space "
-                                    "(raise it with memory=MIB on the run block)")
+        error = _traceback(root) + (
+            f"the snippet ran out of memory: it may use at most {config['memory_mb']} MiB of address space "
+            "(raise it with memory=MIB on the run block)"
+        )
     except BaseException:  # noqa: BLE001 - reported by the parent, with the snippet's own file:line
         error = _traceback(root)
     tracker.active = False
@@ -227,14 +231,22 @@ def _child(config: dict, libc, unfenced: list[str]) -> int:
     else:
         _stdout_problem()
     values = _values(namespace) if error is None else {}
-    report = {"error": error, "values": values, "reads": tracker.reads, "listed": tracker.listed, "sandbox": sandbox,
-              "cells": ran["cells"], "failed_cell": ran["failed"], "unrecorded": tracker.unrecorded}
+    report = {
+        "error": error,
+        "values": values,
+        "reads": tracker.reads,
+        "listed": tracker.listed,
+        "sandbox": sandbox,
+        "cells": ran["cells"],
+        "failed_cell": ran["failed"],
+        "unrecorded": tracker.unrecorded,
+    }
     data = json.dumps(report, allow_nan=True).encode("utf-8")
     os.ftruncate(result_fd, 0)  # whatever the snippet wrote to it is gone
     os.lseek(result_fd, 0, os.SEEK_SET)
     view = memoryview(data)
     while view:
-        view = view[os.write(result_fd, view):]
+        view = view[os.write(result_fd, view) :]
     os.close(result_fd)
     return 0
 
@@ -269,8 +281,7 @@ def _run_cells(snippet: str, cells: list, ran: dict) -> dict:
         flags |= code.co_flags & future
         codes.append(code)
     module = types.ModuleType("__main__")
-    module.__dict__.update(__file__=snippet, __cached__=None, __loader__=None, __package__="", __spec__=None,
-                           __builtins__=builtins)
+    module.__dict__.update(__file__=snippet, __cached__=None, __loader__=None, __package__="", __spec__=None, __builtins__=builtins)
     saved = sys.modules.get("__main__")
     sys.modules["__main__"] = module
     try:
@@ -314,8 +325,7 @@ def _stdout_problem() -> str | None:
         sys.stdout.flush()
         os.fstat(1)
     except (OSError, ValueError):
-        return ("the snippet closed its standard output, so what it printed may be lost: "
-                "leave sys.stdout open (the page documents what it prints)")
+        return "the snippet closed its standard output, so what it printed may be lost: leave sys.stdout open (the page documents what it prints)"
     try:
         sys.stderr.flush()
     except (OSError, ValueError, AttributeError):
@@ -345,9 +355,11 @@ def _isolate(libc, pid_namespace: bool) -> list[str]:
         missing.append(f"network namespace ({os.strerror(ctypes.get_errno())}: UDP reaches the network)")
     if not pid_namespace:
         return missing + ["PID namespace (other processes, the build's environment among them, are visible in /proc)"]
-    if (libc.unshare(0x00020000) != 0  # CLONE_NEWNS
-            or libc.mount(None, b"/", None, (1 << 14) | (1 << 18), None) != 0  # MS_REC | MS_PRIVATE
-            or libc.mount(b"proc", b"/proc", b"proc", 2 | 4 | 8, None) != 0):  # MS_NOSUID | MS_NODEV | MS_NOEXEC
+    if (
+        libc.unshare(0x00020000) != 0  # CLONE_NEWNS
+        or libc.mount(None, b"/", None, (1 << 14) | (1 << 18), None) != 0  # MS_REC | MS_PRIVATE
+        or libc.mount(b"proc", b"/proc", b"proc", 2 | 4 | 8, None) != 0
+    ):  # MS_NOSUID | MS_NODEV | MS_NOEXEC
         return missing + [f"private /proc ({os.strerror(ctypes.get_errno())}: other processes' entries are visible)"]
     if os.path.isdir("/dev/shm") and libc.mount(b"tmpfs", b"/dev/shm", b"tmpfs", 2 | 4, b"size=256m,mode=1777") != 0:
         missing.append(f"private /dev/shm ({os.strerror(ctypes.get_errno())})")
@@ -408,9 +420,23 @@ def _compile_project_modules_from_source(root: str) -> None:
 
 
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
-_PATH_EVENTS = {"os.remove": (0,), "os.rmdir": (0,), "os.mkdir": (0,), "os.rename": (0, 1), "os.link": (0, 1),
-                "os.symlink": (1,), "os.truncate": (0,), "os.chmod": (0,), "os.chown": (0,), "os.utime": (0,),
-                "shutil.rmtree": (0,), "shutil.move": (0, 1), "shutil.copyfile": (1,), "os.mkfifo": (0,), "os.mknod": (0,)}
+_PATH_EVENTS = {
+    "os.remove": (0,),
+    "os.rmdir": (0,),
+    "os.mkdir": (0,),
+    "os.rename": (0, 1),
+    "os.link": (0, 1),
+    "os.symlink": (1,),
+    "os.truncate": (0,),
+    "os.chmod": (0,),
+    "os.chown": (0,),
+    "os.utime": (0,),
+    "shutil.rmtree": (0,),
+    "shutil.move": (0, 1),
+    "shutil.copyfile": (1,),
+    "os.mkfifo": (0,),
+    "os.mknod": (0,),
+}
 
 
 _STARTS = ("subprocess.Popen", "os.system", "os.fork", "os.forkpty", "os.posix_spawn", "os.spawn", "os.exec")
@@ -438,8 +464,10 @@ class _Tracker:
             return None
 
     def _refuse(self, path) -> None:
-        raise PermissionError(errno.EACCES, "snipcheck: a snippet may write only inside its working folder "
-                                            f"(its files are published as figures); not to {os.fsdecode(path)!r}")
+        raise PermissionError(
+            errno.EACCES,
+            f"snipcheck: a snippet may write only inside its working folder (its files are published as figures); not to {os.fsdecode(path)!r}",
+        )
 
     def hook(self, event: str, args: tuple) -> None:
         if not self.active:
@@ -462,8 +490,10 @@ class _Tracker:
                     if real is not None and not self._inside(real, self.writable):
                         self._refuse(args[index])
         elif (event in _STARTS or event == "os.fwalk") and self._from_project():
-            self.unrecorded = self.unrecorded or (f"it starts a process ({event})" if event in _STARTS else
-                                                  "it walks a folder with os.fwalk") + ", whose reads are not recorded"
+            self.unrecorded = (
+                self.unrecorded
+                or (f"it starts a process ({event})" if event in _STARTS else "it walks a folder with os.fwalk") + ", whose reads are not recorded"
+            )
         elif event in ("socket.connect", "socket.sendto") and len(args) > 1 and isinstance(args[1], (str, bytes)):
             address = os.fsdecode(args[1])  # a Unix socket's path (an abstract one starts with NUL)
             if address and not address.startswith("\0") and not self._inside(os.path.realpath(address), self.writable):
@@ -527,6 +557,7 @@ class _Tracker:
 def _noting_dir_fd(os_open, tracker: _Tracker):
     """``os.open`` that notes a path taken relative to a folder (``dir_fd=``, as ``opener=``
     functions do): the audit hook sees only the relative path, so the read cannot be recorded."""
+
     def open_(path, flags, mode=0o777, *, dir_fd=None):
         if dir_fd is not None and tracker.active:
             tracker.unrecorded = tracker.unrecorded or "it opens a file relative to a folder (dir_fd=), whose reads are not recorded"
@@ -549,13 +580,58 @@ def _from_import_system() -> bool:
 # randomness nobody seeded. A call from the project's own code (a snippet, a project module; not
 # a library timing itself) marks the run never cached: every build runs it again, side by side
 # twice, so a value that changes shows as output that changes run to run.
-_CLOCK = ("time", "time_ns", "perf_counter", "perf_counter_ns", "monotonic", "monotonic_ns", "process_time",
-          "process_time_ns", "thread_time", "thread_time_ns")
-_RANDOM = ("random", "randint", "randrange", "choice", "choices", "shuffle", "sample", "uniform", "gauss", "normalvariate",
-           "getrandbits", "randbytes", "triangular", "betavariate", "expovariate", "lognormvariate", "gammavariate",
-           "vonmisesvariate", "paretovariate", "weibullvariate")
-_NUMPY_LEGACY = ("rand", "randn", "random", "random_sample", "randint", "normal", "uniform", "choice", "shuffle",
-                 "permutation", "standard_normal", "integers", "binomial", "poisson", "exponential", "bytes")
+_CLOCK = (
+    "time",
+    "time_ns",
+    "perf_counter",
+    "perf_counter_ns",
+    "monotonic",
+    "monotonic_ns",
+    "process_time",
+    "process_time_ns",
+    "thread_time",
+    "thread_time_ns",
+)
+_RANDOM = (
+    "random",
+    "randint",
+    "randrange",
+    "choice",
+    "choices",
+    "shuffle",
+    "sample",
+    "uniform",
+    "gauss",
+    "normalvariate",
+    "getrandbits",
+    "randbytes",
+    "triangular",
+    "betavariate",
+    "expovariate",
+    "lognormvariate",
+    "gammavariate",
+    "vonmisesvariate",
+    "paretovariate",
+    "weibullvariate",
+)
+_NUMPY_LEGACY = (
+    "rand",
+    "randn",
+    "random",
+    "random_sample",
+    "randint",
+    "normal",
+    "uniform",
+    "choice",
+    "shuffle",
+    "permutation",
+    "standard_normal",
+    "integers",
+    "binomial",
+    "poisson",
+    "exponential",
+    "bytes",
+)
 
 
 class _Unsteady:
@@ -624,6 +700,7 @@ class _Unsteady:
 
     def _dated(self, cls, names):
         """A subclass of ``cls`` whose ``names`` note the clock; isinstance holds for ``cls``'s objects."""
+
         class Meta(type):
             def __instancecheck__(self, obj):
                 return isinstance(obj, cls)
@@ -642,8 +719,7 @@ class _Unsteady:
         return watched
 
     def _numpy(self, module) -> None:
-        self.wrap(module, "default_rng", "unseeded randomness",
-                  lambda args, kwargs: (args[0] if args else kwargs.get("seed")) is not None)
+        self.wrap(module, "default_rng", "unseeded randomness", lambda args, kwargs: (args[0] if args else kwargs.get("seed")) is not None)
         self.seed(module, "numpy.random")
         for name in _NUMPY_LEGACY:
             self.wrap(module, name, "unseeded randomness", lambda args, kwargs: self.seeded["numpy.random"])
@@ -678,8 +754,11 @@ def _traceback(root: str) -> str:
 
     exc_type, exc, tb = sys.exc_info()
     here = os.path.realpath(__file__)
-    frames = [f for f in traceback.extract_tb(tb) if not f.filename.startswith("<frozen") and os.path.realpath(f.filename) != here
-              and not f.filename.endswith(os.sep + "runpy.py")]
+    frames = [
+        f
+        for f in traceback.extract_tb(tb)
+        if not f.filename.startswith("<frozen") and os.path.realpath(f.filename) != here and not f.filename.endswith(os.sep + "runpy.py")
+    ]
     for frame in frames:
         real = os.path.realpath(frame.filename)
         if real.startswith(root + os.sep):
@@ -737,8 +816,12 @@ def _encode(value, numpy):
         if kind == "complex" and data is not None:
             data = _complex_pairs(data)
         return {"kind": kind, "shape": list(array.shape), "data": data}
-    if isinstance(value, (list, tuple)) and value and len(value) <= MAX_ARRAY_SIZE and all(
-            isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
+    if (
+        isinstance(value, (list, tuple))
+        and value
+        and len(value) <= MAX_ARRAY_SIZE
+        and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
+    ):
         kind = "int" if all(isinstance(v, int) for v in value) else "float"
         return {"kind": kind, "shape": [len(value)], "data": [float(v) if kind == "float" else v for v in value]}
     return None

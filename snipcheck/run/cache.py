@@ -86,10 +86,15 @@ class Cache:
             if not isinstance(data, dict) or set(data) - known or not isinstance(data.get("imported"), dict):
                 return None
             result = SnippetResult(**data)
-            if (not isinstance(result.stdout, str) or not isinstance(result.values, dict) or not isinstance(result.figures, dict)
-                    or not isinstance(result.cells, dict)
-                    or type(result.runs) is not int
-                    or result.error is not None or result.name != name):
+            if (
+                not isinstance(result.stdout, str)
+                or not isinstance(result.values, dict)
+                or not isinstance(result.figures, dict)
+                or not isinstance(result.cells, dict)
+                or type(result.runs) is not int
+                or result.error is not None
+                or result.name != name
+            ):
                 return None
             for rel, digest in result.imported.items():
                 if not isinstance(rel, str) or hashes.get(rel) != digest:

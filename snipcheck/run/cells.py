@@ -26,7 +26,7 @@ def cell_outputs(stdout: bytes, report: dict | None) -> tuple[dict[str, str], st
     for entry in report.get("cells") or []:
         try:
             name, start, end = entry
-            outputs[str(name)] = stdout[int(start):int(end)].decode("utf-8", "replace")
+            outputs[str(name)] = stdout[int(start) : int(end)].decode("utf-8", "replace")
         except (TypeError, ValueError):
             continue
     return outputs, str(report.get("failed_cell") or "")

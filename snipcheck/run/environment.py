@@ -64,19 +64,29 @@ def _version(package: str) -> str:
 def snippet_environment(tmp: Path, home: Path, marker: str) -> dict[str, str]:
     """The whole environment a snippet sees (an allow-list, not the build's environment). HOME
     and matplotlib's cache are the run's own, fresh: nothing one run writes there reaches another."""
-    return {**PINNED_ENV, "PATH": os.pathsep.join([str(Path(sys.executable).parent), "/usr/local/bin", "/usr/bin", "/bin"]),
-            "HOME": str(home), "MPLCONFIGDIR": str(home / "matplotlib"), "TMPDIR": str(tmp), "SNIPCHECK_RUN": marker}
+    return {
+        **PINNED_ENV,
+        "PATH": os.pathsep.join([str(Path(sys.executable).parent), "/usr/local/bin", "/usr/bin", "/bin"]),
+        "HOME": str(home),
+        "MPLCONFIGDIR": str(home / "matplotlib"),
+        "TMPDIR": str(tmp),
+        "SNIPCHECK_RUN": marker,
+    }
 
 
 def environment_fingerprint() -> str:
     """What every result depends on besides its own files: the interpreter, every installed
     distribution and its version, the snippet environment and the runner's own code."""
-    parts = [RUNNER_VERSION, sys.version, sys.executable, MATPLOTLIBRC, repr(sorted(PINNED_ENV.items())),
-             str(DEFAULT_MEMORY_MB)]
+    parts = [RUNNER_VERSION, sys.version, sys.executable, MATPLOTLIBRC, repr(sorted(PINNED_ENV.items())), str(DEFAULT_MEMORY_MB)]
     # One entry per distribution, however often the path lists it (an editable install is also
     # found from the project folder): the fingerprint must not depend on where the build runs.
-    distributions = sorted({f"{re.sub(r'[-_.]+', '-', d.metadata['Name']).lower()}=={d.version}"
-                            for d in importlib.metadata.distributions() if d.metadata and d.metadata["Name"]})
+    distributions = sorted(
+        {
+            f"{re.sub(r'[-_.]+', '-', d.metadata['Name']).lower()}=={d.version}"
+            for d in importlib.metadata.distributions()
+            if d.metadata and d.metadata["Name"]
+        }
+    )
     parts.append("\n".join(distributions))
     here = Path(__file__).parent
     parts += [(here / name).read_text(encoding="utf-8") for name in _OWN_FILES]

@@ -60,20 +60,32 @@ class Executor:
             (work / "matplotlibrc").write_text(MATPLOTLIBRC, encoding="utf-8")
             marker = f"{os.getpid()}-{threading.get_ident()}-{time.monotonic_ns()}"
             config = {
-                "snippet": str(path), "root": str(self.root), "result": str(tmp / "result.json"),
-                "status": str(tmp / "status.json"), "timeout": timeout, "parent": os.getpid(),
-                "namespaces": self.namespaces, "live": request.live,
-                "memory_mb": memory, "cells": cell_starts(path), "writable": [str(work), str(scratch), str(home), "/dev"],
-                "untracked": [str(self.root / ".venv"), str(self.root / ".git"), str(self.cache_dir),
-                              str(PACKAGE)],
+                "snippet": str(path),
+                "root": str(self.root),
+                "result": str(tmp / "result.json"),
+                "status": str(tmp / "status.json"),
+                "timeout": timeout,
+                "parent": os.getpid(),
+                "namespaces": self.namespaces,
+                "live": request.live,
+                "memory_mb": memory,
+                "cells": cell_starts(path),
+                "writable": [str(work), str(scratch), str(home), "/dev"],
+                "untracked": [str(self.root / ".venv"), str(self.root / ".git"), str(self.cache_dir), str(PACKAGE)],
             }
             (tmp / "config.json").write_text(json.dumps(config), encoding="utf-8")
             out_path, err_path = tmp / "stdout", tmp / "stderr"
             with open(out_path, "wb") as out, open(err_path, "wb") as err:
                 try:
-                    process = subprocess.Popen([sys.executable, "-W", "error", str(BOOTSTRAP), str(tmp / "config.json")],
-                                               cwd=work, env=snippet_environment(scratch, home, marker), stdout=out, stderr=err,
-                                               stdin=subprocess.DEVNULL, start_new_session=True)
+                    process = subprocess.Popen(
+                        [sys.executable, "-W", "error", str(BOOTSTRAP), str(tmp / "config.json")],
+                        cwd=work,
+                        env=snippet_environment(scratch, home, marker),
+                        stdout=out,
+                        stderr=err,
+                        stdin=subprocess.DEVNULL,
+                        start_new_session=True,
+                    )
                 except OSError as exc:
                     return SnippetResult(name, error=f"cannot start Python: {exc}")
             with self._lock:
@@ -93,9 +105,11 @@ class Executor:
             (out_bytes, out_size), (err_bytes, err_size) = self._read_capped(out_path), self._read_capped(err_path)
             stdout, stderr = out_bytes.decode("utf-8", "replace"), err_bytes.decode("utf-8", "replace")
             result = SnippetResult(name, stdout=stdout, stderr=stderr, seconds=seconds)
-            too_much = [f"{size / (1 << 20):.1f} MiB to {what}" for what, size in (("standard output", out_size),
-                                                                                   ("standard error", err_size))
-                        if size > self.output_limit]
+            too_much = [
+                f"{size / (1 << 20):.1f} MiB to {what}"
+                for what, size in (("standard output", out_size), ("standard error", err_size))
+                if size > self.output_limit
+            ]
             status = _read_json(tmp / "status.json") or {}
             report = _read_json(tmp / "result.json")
             if report is not None and isinstance(report.get("sandbox"), str) and report["sandbox"]:
@@ -105,18 +119,24 @@ class Executor:
                 return result
             if status.get("timed_out") or not status:
                 left = status.get("left_running", 0)
-                result.error = (f"timed out after {timeout:g} s (raise it with timeout=SECONDS on the run block)"
-                                + (f"; {left} process(es) it started were stopped too" if left else ""))
+                result.error = f"timed out after {timeout:g} s (raise it with timeout=SECONDS on the run block)" + (
+                    f"; {left} process(es) it started were stopped too" if left else ""
+                )
                 return result
             if report is None and _size(tmp / "result.json") > 0:
-                result.error = ("its result record is malformed (not a JSON object): the snippet wrote to it, so its values "
-                                "and the files it read are unknown and nothing of the run is used")
+                result.error = (
+                    "its result record is malformed (not a JSON object): the snippet wrote to it, so its values "
+                    "and the files it read are unknown and nothing of the run is used"
+                )
                 return result
             if report is None:
                 code = status.get("exit")
                 how = f"killed by signal {-code}" if isinstance(code, int) and code < 0 else f"exit code {code}"
-                hint = (f"\nIf it ran out of memory: a snippet may use at most {memory} MiB (raise it with memory=MIB on the run block)."
-                        if isinstance(code, int) and code in (-9, -11, -6) else "")
+                hint = (
+                    f"\nIf it ran out of memory: a snippet may use at most {memory} MiB (raise it with memory=MIB on the run block)."
+                    if isinstance(code, int) and code in (-9, -11, -6)
+                    else ""
+                )
                 tail = "\n".join(stderr.strip().splitlines()[-12:])
                 result.error = f"the interpreter ended ({how}) before the snippet finished{hint}" + (f"\n{tail}" if tail else "")
                 if too_much:
@@ -124,16 +144,20 @@ class Executor:
                 return result
             wrong = malformed(report)
             if wrong is not None:
-                result.error = (f"its result record is malformed ({wrong}): the snippet wrote to it, so its values and the "
-                                "files it read are unknown and nothing of the run is used")
+                result.error = (
+                    f"its result record is malformed ({wrong}): the snippet wrote to it, so its values and the "
+                    "files it read are unknown and nothing of the run is used"
+                )
                 return result
             result.error = report.get("error")
             result.cells, result.failed_cell = cell_outputs(out_bytes, report)
             result.unrecorded = report.get("unrecorded")
             if too_much:
-                result.error = (f"it printed {' and '.join(too_much)}; the checker reads at most "
-                                f"{self.output_limit / (1 << 20):g} MiB of each (write large data to a file, print a summary)"
-                                + (f"\n{result.error}" if result.error else ""))
+                result.error = (
+                    f"it printed {' and '.join(too_much)}; the checker reads at most "
+                    f"{self.output_limit / (1 << 20):g} MiB of each (write large data to a file, print a summary)"
+                    + (f"\n{result.error}" if result.error else "")
+                )
             result.values = report.get("values") or {}
             result.imported = self._verify_reads(report)
             figures, problem = self._collect_figures(work)

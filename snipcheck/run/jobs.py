@@ -44,8 +44,7 @@ class RunFunction:
             if differs:
                 first.error = (
                     f"nondeterministic: two runs of the same source gave different {' and '.join(differs)}"
-                    + (f"\n--- run 1\n{cut(first.stdout, 1000)}\n--- run 2\n{cut(second.stdout, 1000)}\n"
-                       if "stdout" in differs else "")
+                    + (f"\n--- run 1\n{cut(first.stdout, 1000)}\n--- run 2\n{cut(second.stdout, 1000)}\n" if "stdout" in differs else "")
                     + "\nSeed every random generator, or mark the run block `live` if it measures time."
                 )
             if first.imported != second.imported:
@@ -55,9 +54,9 @@ class RunFunction:
         return first if first.error is not None or second.error is None else second
 
 
-def plan(store: ResultStore, requests: dict[str, Request], hashes: FileHashes,
-         looked_up: dict[str, tuple[str, SnippetResult | None]] | None = None
-         ) -> tuple[dict[str, SnippetResult], Stats, list[Todo]]:
+def plan(
+    store: ResultStore, requests: dict[str, Request], hashes: FileHashes, looked_up: dict[str, tuple[str, SnippetResult | None]] | None = None
+) -> tuple[dict[str, SnippetResult], Stats, list[Todo]]:
     """(results reused or failing before a run, their stats, what has to run). ``looked_up``: what
     an earlier lookup of this round found (``BuildScheduler.start_live``), by key."""
     looked_up = looked_up or {}
@@ -69,8 +68,7 @@ def plan(store: ResultStore, requests: dict[str, Request], hashes: FileHashes,
             continue
         key = store.key(name, source)
         earlier = looked_up.get(name)
-        reused = earlier[1] if earlier is not None and earlier[0] == key and not request.live else \
-            store.get(name, key, request, hashes)
+        reused = earlier[1] if earlier is not None and earlier[0] == key and not request.live else store.get(name, key, request, hashes)
         if reused is not None:
             results[name] = reused
             stats.cached.append(name)
@@ -95,5 +93,4 @@ def longest_first(todo: list[Todo], store: ResultStore) -> list[Todo]:
     last while the other cores have nothing left. Expected long: a run block that allows more
     than the default timeout (the longer, the earlier), then the longer the last stored run took,
     then by name."""
-    return sorted(todo, key=lambda item: (-max((item[2].timeout or 0.0) - DEFAULT_TIMEOUT, 0.0),
-                                          -store.last_seconds(item[0]), item[0]))
+    return sorted(todo, key=lambda item: (-max((item[2].timeout or 0.0) - DEFAULT_TIMEOUT, 0.0), -store.last_seconds(item[0]), item[0]))

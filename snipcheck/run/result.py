@@ -74,8 +74,11 @@ def malformed(report: dict) -> str | None:
             return f"its value {name[:60]!r} is not a recorded value"
     for rel, entry in report["reads"].items():
         stat = entry.get("stat") if isinstance(entry, dict) else None
-        if not (isinstance(entry, dict) and _digest_ok(entry.get("sha256")) and
-                (stat is None or (isinstance(stat, list) and len(stat) == 4 and all(type(n) is int for n in stat)))):
+        if not (
+            isinstance(entry, dict)
+            and _digest_ok(entry.get("sha256"))
+            and (stat is None or (isinstance(stat, list) and len(stat) == 4 and all(type(n) is int for n in stat)))
+        ):
             return f"its read of {rel[:60]!r} is not a recorded read"
     for rel, digest in report["listed"].items():
         if not _digest_ok(digest):

@@ -25,8 +25,17 @@ from .result import Request, SnippetResult
 
 
 class ResultStore:
-    def __init__(self, root: Path, snippets_dir: Path, cache_dir: Path, *, refresh: bool = False,
-                 check_determinism: bool = True, keep_live: bool = False, warn=None) -> None:
+    def __init__(
+        self,
+        root: Path,
+        snippets_dir: Path,
+        cache_dir: Path,
+        *,
+        refresh: bool = False,
+        check_determinism: bool = True,
+        keep_live: bool = False,
+        warn=None,
+    ) -> None:
         self.root = Path(root).resolve()
         self.snippets_dir = Path(snippets_dir).resolve()
         self.refresh = refresh

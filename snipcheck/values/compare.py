@@ -41,7 +41,6 @@ def _exact_text(value) -> str:
     return str(value)
 
 
-
 def measured_text(value, low: Number, high: Number) -> str:
     """Three significant digits, or every digit when the rounded value would hide which side of a
     bound the measurement lies on."""

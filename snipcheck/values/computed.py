@@ -12,8 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-REFERENCE_RE = re.compile(
-    r"^(?:(?P<snippet>[\w.-]+):)?(?P<name>[A-Za-z_]\w*)(?P<index>(?:\[[^\[\]]*\])*)(?P<shape>\.shape(?:\[[^\[\]]*\])?)?$")
+REFERENCE_RE = re.compile(r"^(?:(?P<snippet>[\w.-]+):)?(?P<name>[A-Za-z_]\w*)(?P<index>(?:\[[^\[\]]*\])*)(?P<shape>\.shape(?:\[[^\[\]]*\])?)?$")
 _GROUP = re.compile(r"\[([^\[\]]*)\]")
 _INT = re.compile(r"^[-+]?\d+$")
 
@@ -131,7 +130,7 @@ def lookup(values: dict, ref: Reference) -> Looked:
             if not -size <= i < size:
                 raise ReferenceError_(f"cannot take {ref.expr}: index {i} is out of bounds for axis {axis} with size {size}")
             data = data[i] if data is not None else None
-        shape = shape[len(index):]
+        shape = shape[len(index) :]
     if ref.shape:
         dims = list(shape)
         if ref.shape_index is not None:

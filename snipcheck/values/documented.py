@@ -75,8 +75,7 @@ def _parse_value(text: str) -> DocumentedValue | str:
     try:
         kind = reader.read()
     except ValueError as exc:
-        return (f"cannot read the documented value {text!r} ({exc}): write a number, a list [a, b], a shape (a, b), "
-                "True or False")
+        return f"cannot read the documented value {text!r} ({exc}): write a number, a list [a, b], a shape (a, b), True or False"
     atoms = _array_precision(text, reader.atoms)
     return DocumentedValue(kind, text, tuple(atoms))
 
@@ -99,7 +98,7 @@ class _ValueReader:
             kind = self._scalar()
         self._space()
         if self.pos != len(self.text):
-            raise ValueError(f"unexpected {self.text[self.pos:]!r}")
+            raise ValueError(f"unexpected {self.text[self.pos :]!r}")
         return kind
 
     def _space(self) -> None:
@@ -109,7 +108,7 @@ class _ValueReader:
     def _scalar(self) -> ValueKind:
         match = NUMBER_RE.match(self.text, self.pos)
         if not match:
-            raise ValueError(f"{self.text[self.pos:self.pos + 12]!r} is not a number")
+            raise ValueError(f"{self.text[self.pos : self.pos + 12]!r} is not a number")
         self.atoms.append(Atom(match.group(), match.start(), match.end(), Number(match.group())))
         self.pos = match.end()
         if match.group().endswith("j"):
@@ -155,5 +154,6 @@ def _array_precision(text: str, atoms: list[Atom]) -> list[Atom]:
     """The trailing-dot rule for a documented list: ``1.`` takes the most decimals of its list."""
     numbers = [a.number for a in atoms if a.number is not None and not a.number.trailing_dot and "." in a.number.mantissa]
     places = max((n.mantissa_decimals() for n in numbers), default=NUMPY_PRECISION) if text.lstrip().startswith("[") else NUMPY_PRECISION
-    return [Atom(a.text, a.start, a.end, Number(a.number.text, places), a.boolean)
-            if a.number is not None and a.number.trailing_dot else a for a in atoms]
+    return [
+        Atom(a.text, a.start, a.end, Number(a.number.text, places), a.boolean) if a.number is not None and a.number.trailing_dot else a for a in atoms
+    ]

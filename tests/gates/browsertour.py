@@ -171,12 +171,25 @@ def csp_violations(page) -> list[str]:
 
 
 def _watch_console(page, visit: Visit, palette: str) -> None:
-    page.on("console", lambda m: visit.console_errors.append(f"[{palette}] {m.text} ({m.location.get('url', '')}:"
-                                                             f"{m.location.get('lineNumber', '')})")
-            if m.type == "error" else None)
+    page.on(
+        "console",
+        lambda m: (
+            visit.console_errors.append(
+                f"[{palette}] {m.text} ({m.location.get('url', '')}:{m.location.get('lineNumber', '')})"
+            )
+            if m.type == "error"
+            else None
+        ),
+    )
     page.on("pageerror", lambda e: visit.console_errors.append(f"[{palette}] uncaught: {e}"))
-    page.on("console", lambda m: visit.csp_violations.append(f"[{palette}] console: {m.text}")
-            if "Content Security Policy" in m.text else None)
+    page.on(
+        "console",
+        lambda m: (
+            visit.csp_violations.append(f"[{palette}] console: {m.text}")
+            if "Content Security Policy" in m.text
+            else None
+        ),
+    )
 
 
 def _open(context, url: str, visit: Visit, palette: str, *, idle: bool = True):
@@ -217,7 +230,8 @@ def visit_page(browser, base_url: str, host: str, page_path: str, axe: bool) -> 
         visit.math = page.evaluate(MATH_JS)
         visit.code = page.evaluate(CODE_JS)
         visit.notebook_links = page.evaluate(
-            """() => Array.from(document.querySelectorAll('a[href$=".ipynb"]')).map((a) => a.href)""")
+            """() => Array.from(document.querySelectorAll('a[href$=".ipynb"]')).map((a) => a.href)"""
+        )
         visit.formulas = record_formulas(context, page)
         visit.scheme_before = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
         if axe:
@@ -227,12 +241,15 @@ def visit_page(browser, base_url: str, host: str, page_path: str, axe: bool) -> 
         visit.screenshots.append(path)
 
         _switch_palette(page)
-        page.wait_for_function(f"document.body.getAttribute('data-md-color-scheme') !== {visit.scheme_before!r}",
-                               timeout=5_000)
+        page.wait_for_function(
+            f"document.body.getAttribute('data-md-color-scheme') !== {visit.scheme_before!r}", timeout=5_000
+        )
         visit.scheme_after = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
         visit.figures_dark = page.evaluate(FIGURES_JS)
         if axe:  # the rules a palette can change; axe is already on the page
-            visit.axe["dark"] = page.evaluate(AXE_RUN_JS.replace("{resultTypes", f"{{runOnly: {PALETTE_RULES}, resultTypes"))
+            visit.axe["dark"] = page.evaluate(
+                AXE_RUN_JS.replace("{resultTypes", f"{{runOnly: {PALETTE_RULES}, resultTypes")
+            )
         path = SCREENSHOTS / f"{name}-desktop-dark.png"
         page.screenshot(path=str(path))  # the first screen: the full page is in the light screenshot
         visit.screenshots.append(path)
@@ -240,8 +257,14 @@ def visit_page(browser, base_url: str, host: str, page_path: str, axe: bool) -> 
     finally:
         context.close()
 
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=1,
-                                  color_scheme="light", reduced_motion="reduce")
+    context = browser.new_context(
+        viewport=PHONE,
+        is_mobile=True,
+        has_touch=True,
+        device_scale_factor=1,
+        color_scheme="light",
+        reduced_motion="reduce",
+    )
     try:
         _Recorder(context, host, visit)
         page = _open(context, url, visit, "phone", idle=False)

@@ -90,7 +90,7 @@ class _QuietHandler(SimpleHTTPRequestHandler):
         plain = urlsplit(path).path
         if not (plain + "/").startswith(SITE_PREFIX):
             return os.path.join(self.directory, ".outside-the-site", "nothing")
-        return super().translate_path("/" + path[len(SITE_PREFIX):] if len(path) >= len(SITE_PREFIX) else "/")
+        return super().translate_path("/" + path[len(SITE_PREFIX) :] if len(path) >= len(SITE_PREFIX) else "/")
 
     def send_error(self, code, message=None, explain=None):
         page = os.path.join(self.directory, "404.html")
@@ -127,7 +127,7 @@ class Server:
         root = urlsplit(self.url)
         if parts.netloc != root.netloc or not (parts.path + "/").startswith(root.path):
             return None
-        return parts.path[len(root.path):]
+        return parts.path[len(root.path) :]
 
 
 @pytest.fixture(scope="session")

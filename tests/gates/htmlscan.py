@@ -65,4 +65,3 @@ def parse_html(text: str) -> ParsedPage:
     parser.feed(text)
     parser.close()
     return parser.page
-

@@ -60,8 +60,11 @@ def record_formulas(context, page) -> dict | None:
     if not page.locator("article math").count():
         return None
     page.evaluate("document.fonts.ready.then(() => true)")
-    fonts = page.evaluate("""(family) => Array.from(document.fonts).filter((f) => f.family.replace(/"/g, "") === family)
-                                         .map((f) => f.status)""", FONT_FAMILY)
+    fonts = page.evaluate(
+        """(family) => Array.from(document.fonts).filter((f) => f.family.replace(/"/g, "") === family)
+                                         .map((f) => f.status)""",
+        FONT_FAMILY,
+    )
     page.evaluate(OPEN_DETAILS_JS)
     cdp = context.new_cdp_session(page)
     try:

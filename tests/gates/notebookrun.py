@@ -16,8 +16,13 @@ import sys
 import tempfile
 from pathlib import Path
 
-KERNEL_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "PYTHONHASHSEED": "0",
-              "MPLBACKEND": "Agg"}
+KERNEL_ENV = {
+    "OMP_NUM_THREADS": "1",
+    "OPENBLAS_NUM_THREADS": "1",
+    "MKL_NUM_THREADS": "1",
+    "PYTHONHASHSEED": "0",
+    "MPLBACKEND": "Agg",
+}
 CELL_TIMEOUT = 300
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
@@ -44,12 +49,25 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="kernelspec-") as specs:
         spec = Path(specs) / "notebook-test"
         spec.mkdir()
-        (spec / "kernel.json").write_text(json.dumps({
-            "argv": [args.python, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
-            "display_name": "notebook test", "language": "python", "env": KERNEL_ENV}), encoding="utf-8")
+        (spec / "kernel.json").write_text(
+            json.dumps(
+                {
+                    "argv": [args.python, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+                    "display_name": "notebook test",
+                    "language": "python",
+                    "env": KERNEL_ENV,
+                }
+            ),
+            encoding="utf-8",
+        )
         manager = KernelManager(kernel_name="notebook-test", kernel_spec_manager=KernelSpecManager(kernel_dirs=[specs]))
-        client = NotebookClient(notebook, km=manager, timeout=CELL_TIMEOUT, allow_errors=False,
-                                resources={"metadata": {"path": str(out.parent)}})
+        client = NotebookClient(
+            notebook,
+            km=manager,
+            timeout=CELL_TIMEOUT,
+            allow_errors=False,
+            resources={"metadata": {"path": str(out.parent)}},
+        )
         try:
             client.execute()
         except CellExecutionError as exc:

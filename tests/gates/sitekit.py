@@ -21,8 +21,14 @@ from htmlscan import is_remote, parse_html
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--no-first-run", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
 AXE_JS = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
 NODE_MODULES = Path(__file__).resolve().parent / "node_modules"
 # Every test build is published at a sub-path, as GitHub Pages publishes a project site: the site's
@@ -39,8 +45,12 @@ def _makefile_variable(name: str) -> str:
 
 # Where `make publish` puts the zip of the offline build, and what its footer links to.
 OFFLINE_ZIP = _makefile_variable("OFFLINE_ZIP")
-PUBLISH_ENV = {"SITE_URL": TEST_SITE_URL, "REPO_URL": "https://github.com/example-readers/attention-computed",
-               "OFFLINE_ZIP": OFFLINE_ZIP, "OFFLINE": "false"}
+PUBLISH_ENV = {
+    "SITE_URL": TEST_SITE_URL,
+    "REPO_URL": "https://github.com/example-readers/attention-computed",
+    "OFFLINE_ZIP": OFFLINE_ZIP,
+    "OFFLINE": "false",
+}
 # The determinism check (mkdocs.yml: SNIPCHECK_TWICE): every new snippet result run twice and
 # compared, as `make publish` builds.
 TWICE_ENV = {"SNIPCHECK_TWICE": "true"}
@@ -68,11 +78,16 @@ def live_snippets(project: Path) -> set[str]:
     from snipcheck import parse
 
     docs = project / mkdocs_config(project).get("docs_dir", "docs")
-    return {run.snippet for file in sorted(docs.rglob("*.md"))
-            for run in parse(file.read_text(encoding="utf-8"), file.as_posix()).runs if run.live}
+    return {
+        run.snippet
+        for file in sorted(docs.rglob("*.md"))
+        for run in parse(file.read_text(encoding="utf-8"), file.as_posix()).runs
+        if run.live
+    }
 
 
 # -- running MkDocs -----------------------------------------------------------------------------------
+
 
 @dataclass
 class BuildRun:
@@ -95,23 +110,41 @@ class BuildRun:
         return int(match[1]), int(match[2])
 
 
-def mkdocs_build(project: Path, site_dir: Path, *, env: dict[str, str] | None = None,
-                 timeout: float = BUILD_TIMEOUT, builder: str = "mkdocs") -> BuildRun:
+def mkdocs_build(
+    project: Path,
+    site_dir: Path,
+    *,
+    env: dict[str, str] | None = None,
+    timeout: float = BUILD_TIMEOUT,
+    builder: str = "mkdocs",
+) -> BuildRun:
     """``mkdocs build --strict`` of ``project`` into ``site_dir``, as ``make publish`` runs it
     (``PUBLISH_ENV``; ``env`` adds to it or overrides it); ``builder``: another MkDocs-compatible
     builder's module (``properdocs``), run with the same arguments."""
-    command = [sys.executable, "-m", builder, "build", "--strict", "-f", str(project / "mkdocs.yml"),
-               "-d", str(site_dir)]
+    command = [
+        sys.executable,
+        "-m",
+        builder,
+        "build",
+        "--strict",
+        "-f",
+        str(project / "mkdocs.yml"),
+        "-d",
+        str(site_dir),
+    ]
     full_env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", **PUBLISH_ENV, **(env or {})}
     start = time.monotonic()
-    process = subprocess.run(command, cwd=project, env=full_env, stdin=subprocess.DEVNULL, capture_output=True,
-                             text=True, timeout=timeout)
+    process = subprocess.run(
+        command, cwd=project, env=full_env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout
+    )
     return BuildRun(project, site_dir, process.returncode, process.stdout + process.stderr, time.monotonic() - start)
 
 
 def offline_build_env(project: Path = ROOT) -> dict[str, str]:
     """The environment ``make offline`` builds with: the variables its recipe sets before mkdocs."""
-    recipe = re.search(r"^offline:.*\n\t(?P<line>.*)$", (project / "Makefile").read_text(encoding="utf-8"), re.MULTILINE)
+    recipe = re.search(
+        r"^offline:.*\n\t(?P<line>.*)$", (project / "Makefile").read_text(encoding="utf-8"), re.MULTILINE
+    )
     assert recipe, "the Makefile has no offline target"
     words = recipe["line"].split()
     env = {}
@@ -132,6 +165,7 @@ def write_offline_zip(site_dir: Path, zip_path: Path) -> int:
 
 def copy_project(dest: Path) -> Path:
     """A copy of the project's sources (no caches, no virtualenv, no build output) at ``dest``."""
+
     def ignore(folder: str, names: list[str]) -> set[str]:
         ignored = set(_IGNORED_ANYWHERE(folder, names))
         if Path(folder).resolve() == ROOT:
@@ -155,6 +189,7 @@ def mkdocs_config(project: Path = ROOT) -> dict:
 
 
 # -- the built site -----------------------------------------------------------------------------------
+
 
 @dataclass
 class Site:
@@ -227,8 +262,9 @@ def crawl(site_dir: Path) -> tuple[list[str], list[str]]:
             if target and not target.endswith("/") and (site_dir / unquote(target)).is_dir():
                 target += "/"
             todo.append(target)
-    orphans = sorted(str(f.relative_to(site_dir)) for f in site_dir.rglob("*.html")
-                     if f not in seen and f.name != "404.html")
+    orphans = sorted(
+        str(f.relative_to(site_dir)) for f in site_dir.rglob("*.html") if f not in seen and f.name != "404.html"
+    )
     return sorted(seen.values()), orphans
 
 
@@ -240,6 +276,6 @@ def sitemap_pages(site_dir: Path, site_url: str | None) -> list[str]:
     for loc in tree.getroot().iter("{http://www.sitemaps.org/schemas/sitemap/0.9}loc"):
         path = urlsplit((loc.text or "").strip()).path
         if path.startswith(prefix):
-            path = path[len(prefix):]
+            path = path[len(prefix) :]
         pages.append(path.lstrip("/"))
     return pages

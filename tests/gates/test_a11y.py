@@ -32,10 +32,14 @@ def test_axe_finds_no_serious_or_critical_violation_on_any_page(tour):
                 by_rule[(v["id"], v["impact"])] += len(v["nodes"])
                 if v["impact"] in BLOCKING:
                     for node in v["nodes"][:5]:
-                        failures.append(f"{visit.page or '/'} [{palette}] {v['impact']} {v['id']} ({v['help']}): "
-                                        f"{node['target']}\n      {node['html']}\n      {node['summary']}")
-    print(f"\naxe-core on {len(tour.visits)} pages x {runs // max(1, len(tour.visits))} palettes = {runs} runs; "
-          f"violating nodes by impact: {dict(by_impact) or 'none'}")
+                        failures.append(
+                            f"{visit.page or '/'} [{palette}] {v['impact']} {v['id']} ({v['help']}): "
+                            f"{node['target']}\n      {node['html']}\n      {node['summary']}"
+                        )
+    print(
+        f"\naxe-core on {len(tour.visits)} pages x {runs // max(1, len(tour.visits))} palettes = {runs} runs; "
+        f"violating nodes by impact: {dict(by_impact) or 'none'}"
+    )
     for (rule, impact), count in sorted(by_rule.items()):
         print(f"  {impact:>8} {rule}: {count} nodes")
     assert failures == [], f"{len(failures)} serious/critical axe findings:\n" + "\n".join(failures)
@@ -49,6 +53,6 @@ def test_the_search_dialog_override_is_materials_own_plus_its_name():
     original = (Path(material.__file__).parent / "templates" / "partials" / "search.html").read_text(encoding="utf-8")
     ours = (ROOT / "overrides" / "partials" / "search.html").read_text(encoding="utf-8")
     header = re.compile(r"^\{#-.*?-#\}\n", re.DOTALL)
-    name = ' aria-label="{{ lang.t(\'search\') }}"'
+    name = " aria-label=\"{{ lang.t('search') }}\""
     assert name in ours
     assert header.sub("", ours).replace(name, "", 1) == header.sub("", original)

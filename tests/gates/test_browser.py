@@ -17,15 +17,18 @@ from sitekit import ROOT, mkdocs_config
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 # Raw LaTeX that would mean a formula reached the reader unconverted.
-RAW_TEX = re.compile(r"\$\$|\\\(|\\\)|\\\[|\\\]|\\(?:frac|sqrt|mathrm|mathbf|left|right|top|cdot|sum|begin|end|text|"
-                     r"qquad|quad|times|log|exp|max|min|in|le|ge|approx|alpha|beta|sigma|mu)\b|\$[^$\s][^$\n]*[\\^_{}][^$\n]*\$")
+RAW_TEX = re.compile(
+    r"\$\$|\\\(|\\\)|\\\[|\\\]|\\(?:frac|sqrt|mathrm|mathbf|left|right|top|cdot|sum|begin|end|text|"
+    r"qquad|quad|times|log|exp|max|min|in|le|ge|approx|alpha|beta|sigma|mu)\b|\$[^$\s][^$\n]*[\\^_{}][^$\n]*\$"
+)
 # What pymdownx.arithmatex reads as a formula, to count the formulas a page's Markdown holds.
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 _CODE_SPAN = re.compile(r"(`+)(?!`).+?(?<!`)\1", re.DOTALL)
 # An environment (\begin{...}) is a block of its own only where it starts a line; inside $...$ it
 # is part of that inline formula.
-_BLOCK_MATH = re.compile(r"(?<!\\)\$\$.+?(?<!\\)\$\$|\\\[.+?\\\]|^[ \t]*\\begin\{(\w+\*?)\}.+?\\end\{\1\}",
-                         re.DOTALL | re.MULTILINE)
+_BLOCK_MATH = re.compile(
+    r"(?<!\\)\$\$.+?(?<!\\)\$\$|\\\[.+?\\\]|^[ \t]*\\begin\{(\w+\*?)\}.+?\\end\{\1\}", re.DOTALL | re.MULTILINE
+)
 _INLINE_MATH = re.compile(r"(?<!\\)\$(?!\s)((?:\\.|[^\\$])+?)(?<!\s)\$|\\\(.+?\\\)", re.DOTALL)
 
 
@@ -84,8 +87,12 @@ def test_a_policy_violation_is_caught_by_the_tour(browser, server):
     try:
         watch_csp(context)
         host = urlsplit(server.url).netloc
-        context.route("**/*", lambda route: route.continue_() if urlsplit(route.request.url).netloc == host
-                      else route.abort("blockedbyclient"))
+        context.route(
+            "**/*",
+            lambda route: (
+                route.continue_() if urlsplit(route.request.url).netloc == host else route.abort("blockedbyclient")
+            ),
+        )
         page = context.new_page()
         page.goto(server.url, wait_until="load")
         assert csp_violations(page) == [], "the home page itself violates its policy"
@@ -155,8 +162,13 @@ def test_no_request_fails(tour):
 
 def test_no_request_leaves_the_local_server(tour):
     requests = [(v.page, url) for v in tour.visits for url in v.requests]
-    foreign = sorted({f"{page or '/'}: {url}" for page, url in requests
-                      if not url.startswith(("data:", "blob:", "about:")) and urlsplit(url).netloc != tour.host})
+    foreign = sorted(
+        {
+            f"{page or '/'}: {url}"
+            for page, url in requests
+            if not url.startswith(("data:", "blob:", "about:")) and urlsplit(url).netloc != tour.host
+        }
+    )
     assert requests, "no request was recorded at all"
     assert foreign == [], _report(foreign, "requests to another host")
     hosts = {urlsplit(url).netloc for _, url in requests}
@@ -164,8 +176,12 @@ def test_no_request_leaves_the_local_server(tour):
 
 
 def test_every_image_decodes(tour):
-    failures = [f"{v.page or '/'}: {img['src']} (naturalWidth {img['width']}, {img['error'] or 'no error'})"
-                for v in tour.visits for img in v.images if not img["width"] or not img["height"]]
+    failures = [
+        f"{v.page or '/'}: {img['src']} (naturalWidth {img['width']}, {img['error'] or 'no error'})"
+        for v in tour.visits
+        for img in v.images
+        if not img["width"] or not img["height"]
+    ]
     assert failures == [], _report(failures, "images that do not decode")
     figures = sum(1 for v in tour.visits for img in v.images if "figures/" in (img["src"] or ""))
     print(f"\n{sum(len(v.images) for v in tour.visits)} images decoded, {figures} of them snippet figures")
@@ -178,7 +194,9 @@ def test_every_formula_renders_as_mathml(tour):
         where = v.page or "/"
         raw = sorted({m.group() for m in RAW_TEX.finditer(v.prose)})
         if raw:
-            context = [v.prose[max(0, m.start() - 40): m.end() + 40].replace("\n", " ") for m in RAW_TEX.finditer(v.prose)]
+            context = [
+                v.prose[max(0, m.start() - 40) : m.end() + 40].replace("\n", " ") for m in RAW_TEX.finditer(v.prose)
+            ]
             failures.append(f"{where}: raw LaTeX visible {raw}, e.g. …{context[0]}…")
         for m in v.math:
             if m["errors"]:
@@ -189,8 +207,10 @@ def test_every_formula_renders_as_mathml(tour):
         if source is not None:
             expected = formulas_in_markdown(source.read_text(encoding="utf-8"))
             if len(v.math) < expected:
-                failures.append(f"{where}: {source.name} holds {expected} formulas, the page shows {len(v.math)} "
-                                "MathML <math> elements")
+                failures.append(
+                    f"{where}: {source.name} holds {expected} formulas, the page shows {len(v.math)} "
+                    "MathML <math> elements"
+                )
         total += len(v.math)
     assert failures == [], _report(failures, "formula problems")
     print(f"\n{total} formulas rendered as MathML, no raw LaTeX on {len(tour.visits)} pages")
@@ -205,8 +225,12 @@ def test_the_formula_counter_reads_markdown_as_arithmatex_does():
 
 
 def test_every_code_block_has_a_copy_button(tour):
-    failures = [f"{v.page or '/'}: code block {c['id'] or c['text']!r} has no copy button"
-                for v in tour.visits for c in v.code if not c["copy"]]
+    failures = [
+        f"{v.page or '/'}: code block {c['id'] or c['text']!r} has no copy button"
+        for v in tour.visits
+        for c in v.code
+        if not c["copy"]
+    ]
     blocks = sum(len(v.code) for v in tour.visits)
     assert blocks > 0, "no code block on the whole site"
     assert failures == [], _report(failures, "code blocks without a copy button")
@@ -219,23 +243,30 @@ def test_the_palette_toggle_switches_to_dark_and_figures_stay_on_white(tour):
     for v in tour.visits:
         where = v.page or "/"
         if (v.scheme_before, v.scheme_after) != ("default", "slate"):
-            failures.append(f"{where}: the toggle went from {v.scheme_before!r} to {v.scheme_after!r}, not default -> slate")
+            failures.append(
+                f"{where}: the toggle went from {v.scheme_before!r} to {v.scheme_after!r}, not default -> slate"
+            )
         for fig in v.figures_dark:
             figures += 1
             rgba = [float(x) for x in re.findall(r"[\d.]+", fig["background"])]
             r, g, b = rgba[:3] if len(rgba) >= 3 else (0, 0, 0)
             alpha = rgba[3] if len(rgba) == 4 else 1.0
             if alpha < 1 or min(r, g, b) < 240 or float(fig["opacity"]) < 1:
-                failures.append(f"{where}: figure {fig['src']} sits on {fig['background']} (opacity {fig['opacity']}) "
-                                "in dark mode: it needs an opaque light background")
+                failures.append(
+                    f"{where}: figure {fig['src']} sits on {fig['background']} (opacity {fig['opacity']}) "
+                    "in dark mode: it needs an opaque light background"
+                )
     assert failures == [], _report(failures, "palette problems")
     print(f"\npalette toggled on {len(tour.visits)} pages; {figures} figures on an opaque light card in dark mode")
 
 
 def test_no_page_scrolls_sideways_on_a_phone(tour):
-    failures = [f"{v.page or '/'}: {v.phone_overflow['scroll']} px wide in a {v.phone_overflow['client']} px viewport; "
-                f"too wide: {v.phone_overflow['wide']}"
-                for v in tour.visits if v.phone_overflow["scroll"] > v.phone_overflow["client"] + 1]
+    failures = [
+        f"{v.page or '/'}: {v.phone_overflow['scroll']} px wide in a {v.phone_overflow['client']} px viewport; "
+        f"too wide: {v.phone_overflow['wide']}"
+        for v in tour.visits
+        if v.phone_overflow["scroll"] > v.phone_overflow["client"] + 1
+    ]
     assert failures == [], _report(failures, "pages wider than a phone")
 
 
@@ -271,10 +302,13 @@ def _written_pages(site) -> dict[str, int]:
 
 def _settled_results(page, timeout_s: float = 15.0) -> list[str]:
     """The result links once the search has answered the whole query and stopped changing."""
-    page.wait_for_function("""() => {
+    page.wait_for_function(
+        """() => {
         const meta = document.querySelector(".md-search-result__meta");
         return meta && /matching/i.test(meta.textContent);
-    }""", timeout=timeout_s * 1000)
+    }""",
+        timeout=timeout_s * 1000,
+    )
     read = """() => Array.from(document.querySelectorAll(".md-search-result__item > a"))
                   .map((a) => a.getAttribute("href"))"""
     previous = None
@@ -293,8 +327,10 @@ def test_search_lands_on_the_page_that_teaches_it(query, browser, server, site):
     words = _written_pages(site)
     written = [p for p in expected if words.get(p, 0) >= STUB_WORDS]
     if not written:
-        pytest.skip(f"{' / '.join(expected)} not written yet ({', '.join(f'{p}: {words.get(p, 0)} words' for p in expected)}); "
-                    f"this search is checked once the page exists")
+        pytest.skip(
+            f"{' / '.join(expected)} not written yet ({', '.join(f'{p}: {words.get(p, 0)} words' for p in expected)}); "
+            f"this search is checked once the page exists"
+        )
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     try:
         page = context.new_page()
@@ -305,7 +341,9 @@ def test_search_lands_on_the_page_that_teaches_it(query, browser, server, site):
         links = _settled_results(page)
         assert links, f"searching {query!r} found nothing"
         first = server.page_of(urljoin(server.url, links[0]))
-        assert first in expected, f"searching {query!r}: the first result is {first!r}, expected one of {expected} (all: {links[:5]})"
+        assert first in expected, (
+            f"searching {query!r}: the first result is {first!r}, expected one of {expected} (all: {links[:5]})"
+        )
         page.locator(".md-search-result__item > a").first.click()
         page.wait_for_load_state("load")
         landed = server.page_of(page.url)
@@ -316,6 +354,7 @@ def test_search_lands_on_the_page_that_teaches_it(query, browser, server, site):
 
 
 # -- notebooks ----------------------------------------------------------------------------------------
+
 
 def test_a_sections_notebook_downloads(tour, browser):
     """Every notebook link on the site fetches a real notebook that holds the page's code."""

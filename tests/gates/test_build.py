@@ -38,11 +38,16 @@ def test_a_warm_rebuild_runs_only_the_live_snippets_and_gives_the_same_pages(sit
     assert warm.ok, warm.log[-6000:]
     ran, cached = warm.snippet_stats()
     live = live_snippets(site.build.project)
-    assert (ran, cached > 0) == (len(live), True), f"a warm rebuild ran {ran} snippet(s) ({cached} from cache; live: {sorted(live)}):\n{warm.log}"
+    assert (ran, cached > 0) == (len(live), True), (
+        f"a warm rebuild ran {ran} snippet(s) ({cached} from cache; live: {sorted(live)}):\n{warm.log}"
+    )
     print(f"\nwarm rebuild: {ran} snippets run (the live ones), {cached} from cache, {warm.seconds:.1f} s")
-    differ = [str(f.relative_to(site.dir)) for f in site.html_files()
-              if strip_live((tmp_path / "site" / f.relative_to(site.dir)).read_text(encoding="utf-8"))
-              != strip_live(f.read_text(encoding="utf-8"))]
+    differ = [
+        str(f.relative_to(site.dir))
+        for f in site.html_files()
+        if strip_live((tmp_path / "site" / f.relative_to(site.dir)).read_text(encoding="utf-8"))
+        != strip_live(f.read_text(encoding="utf-8"))
+    ]
     assert differ == [], f"pages built from the cache differ from the first build: {differ}"
 
 

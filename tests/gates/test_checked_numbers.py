@@ -59,8 +59,12 @@ class _Watch:
 
 def _axe(page) -> list[str]:
     found = page.evaluate(AXE_RUN_JS)
-    return [f"{v['impact']} {v['id']}: {n['target']} {n['summary']}" for v in found if v["impact"] in BLOCKING
-            for n in v["nodes"]]
+    return [
+        f"{v['impact']} {v['id']}: {n['target']} {n['summary']}"
+        for v in found
+        if v["impact"] in BLOCKING
+        for n in v["nodes"]
+    ]
 
 
 @pytest.fixture
@@ -90,8 +94,9 @@ def test_a_checked_number_is_quiet_and_says_on_hover_and_focus_what_computed_it(
 
     described = number.evaluate(DESCRIPTION_JS)
     assert described["title"] is None, "the native title would show a second tooltip under the box"
-    assert re.fullmatch(r"computed by snippets/\S+\.py: .+; checked (at the printed precision|exactly)",
-                        described["description"]), described
+    assert re.fullmatch(
+        r"computed by snippets/\S+\.py: .+; checked (at the printed precision|exactly)", described["description"]
+    ), described
     href = number.evaluate("(a) => a.href")
     assert "/verification/#check-" in href
 
@@ -167,8 +172,14 @@ def test_the_header_button_highlights_every_checked_number_and_is_remembered(des
 def test_on_a_phone_a_tap_shows_what_computed_a_number_and_a_second_tap_opens_its_row(browser, server, site):
     SHOTS.mkdir(parents=True, exist_ok=True)
     path = _page_with_numbers(site)
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=1,
-                                  color_scheme="light", reduced_motion="reduce")
+    context = browser.new_context(
+        viewport=PHONE,
+        is_mobile=True,
+        has_touch=True,
+        device_scale_factor=1,
+        color_scheme="light",
+        reduced_motion="reduce",
+    )
     watch_csp(context)
     try:
         page = context.new_page()

@@ -39,26 +39,31 @@ def _page(text: str) -> str:
 
 FAULTS = {
     "raises": Fault(
-        _page('''
+        _page("""
             # Raises
 
             ```python run="f_raises.py"
             ```
-            '''),
+            """),
         {"f_raises.py": "values = [1, 2, 3]\nprint(values[3])\n"},
-        [r"docs/fault\.md:3: snippets/f_raises\.py failed", r'File "snippets/f_raises\.py", line 2',
-         r"IndexError: list index out of range"]),
+        [
+            r"docs/fault\.md:3: snippets/f_raises\.py failed",
+            r'File "snippets/f_raises\.py", line 2',
+            r"IndexError: list index out of range",
+        ],
+    ),
     "hangs": Fault(
-        _page('''
+        _page("""
             # Hangs
 
             ```python run="f_hangs.py" timeout=2
             ```
-            '''),
+            """),
         {"f_hangs.py": "import time\n\ntime.sleep(120)\n"},
-        [r"docs/fault\.md:3: snippets/f_hangs\.py failed", r"timed out after 2 s"]),
+        [r"docs/fault\.md:3: snippets/f_hangs\.py failed", r"timed out after 2 s"],
+    ),
     "prints nan": Fault(
-        _page('''
+        _page("""
             # Prints nan
 
             ```python run="f_nan.py"
@@ -69,11 +74,15 @@ FAULTS = {
             ```
 
             The loss is {{ 0.25 = loss }}.
-            '''),
+            """),
         {"f_nan.py": 'loss = float("nan")\nprint(f"loss: {loss}")\n'},
-        [r"docs/fault\.md:7: documented 0\.25, computed nan", r"docs/fault\.md:10: documented 0\.25, computed loss = nan"]),
+        [
+            r"docs/fault\.md:7: documented 0\.25, computed nan",
+            r"docs/fault\.md:10: documented 0\.25, computed loss = nan",
+        ],
+    ),
     "nondeterministic": Fault(
-        _page('''
+        _page("""
             # Prints a different number on every run
 
             ```python run="f_random.py"
@@ -82,21 +91,26 @@ FAULTS = {
             ```output
             0.5
             ```
-            '''),
+            """),
         {"f_random.py": "import random\n\nprint(random.SystemRandom().random())\n"},
-        [r"docs/fault\.md:3: snippets/f_random\.py failed", r"nondeterministic: two runs of the same source gave "
-                                                              r"different stdout"]),
+        [
+            r"docs/fault\.md:3: snippets/f_random\.py failed",
+            r"nondeterministic: two runs of the same source gave "
+            r"different stdout",
+        ],
+    ),
     "missing snippet": Fault(
-        _page('''
+        _page("""
             # Runs a snippet that is not there
 
             ```python run="f_missing.py"
             ```
-            '''),
+            """),
         {},
-        [r"docs/fault\.md:3: snippets/f_missing\.py failed", r"snippet file snippets/f_missing\.py does not exist"]),
+        [r"docs/fault\.md:3: snippets/f_missing\.py failed", r"snippet file snippets/f_missing\.py does not exist"],
+    ),
     "prints html": Fault(
-        _page(f'''
+        _page(f"""
             # Prints HTML
 
             ```python run="f_html.py"
@@ -105,9 +119,10 @@ FAULTS = {
             ```output
             {SCRIPT}
             ```
-            '''),
+            """),
         {"f_html.py": f"print({SCRIPT!r})\n"},
-        fails=False),
+        fails=False,
+    ),
 }
 
 
@@ -131,15 +146,23 @@ def small_project(dest: Path, page: str, snippets: dict[str, str]) -> Path:
     """A copy of the project with the real configuration, theme overrides and hooks, and two pages."""
     config = mkdocs_config()
     dest.mkdir(parents=True)
-    (dest / "mkdocs.yml").write_text(with_nav((ROOT / "mkdocs.yml").read_text(encoding="utf-8"),
-                                              [("Home", "index.md"), ("Fault", PAGE), ("Verification", "verification.md")]), encoding="utf-8")
+    (dest / "mkdocs.yml").write_text(
+        with_nav(
+            (ROOT / "mkdocs.yml").read_text(encoding="utf-8"),
+            [("Home", "index.md"), ("Fault", PAGE), ("Verification", "verification.md")],
+        ),
+        encoding="utf-8",
+    )
     docs = config.get("docs_dir", "docs")
     shutil.copytree(ROOT / docs, dest / docs, ignore=shutil.ignore_patterns("*.md", "__pycache__"))
     (dest / docs / "index.md").write_text(HOME, encoding="utf-8")
     (dest / docs / PAGE).write_text(page, encoding="utf-8")
     theme = config.get("theme") or {}
-    folders = {"hooks"} | set(config.get("watch") or []) | ({theme["custom_dir"]} if isinstance(theme, dict)
-                                                             and theme.get("custom_dir") else set())
+    folders = (
+        {"hooks"}
+        | set(config.get("watch") or [])
+        | ({theme["custom_dir"]} if isinstance(theme, dict) and theme.get("custom_dir") else set())
+    )
     for folder in sorted(folders):
         if (ROOT / folder).is_dir() and folder not in (docs, "snippets"):
             shutil.copytree(ROOT / folder, dest / folder, ignore=shutil.ignore_patterns("__pycache__"))
@@ -173,10 +196,14 @@ def test_a_fault_fails_the_build_naming_file_and_line_and_leaves_no_site(name, b
         assert re.search(pattern, run.log), f"the build log does not say {pattern!r}:\n{run.log}"
     assert re.search(r"snipcheck found \d+ problem", run.log), run.log
     assert not (run.site_dir / "index.html").exists(), f"a failed build left {run.site_dir}/index.html"
-    leftovers = sorted(str(p.relative_to(run.site_dir)) for p in run.site_dir.rglob("*.html")) if run.site_dir.exists() else []
+    leftovers = (
+        sorted(str(p.relative_to(run.site_dir)) for p in run.site_dir.rglob("*.html")) if run.site_dir.exists() else []
+    )
     assert leftovers == [], f"a failed build left pages behind: {leftovers}"
-    print(f"\n{name}: exit {run.returncode} in {run.seconds:.1f} s; "
-          f"{next(line for line in run.log.splitlines() if 'docs/fault.md:' in line).strip()}")
+    print(
+        f"\n{name}: exit {run.returncode} in {run.seconds:.1f} s; "
+        f"{next(line for line in run.log.splitlines() if 'docs/fault.md:' in line).strip()}"
+    )
 
 
 def test_a_hanging_snippet_is_stopped_at_its_timeout(builds):
@@ -195,6 +222,8 @@ def test_html_printed_by_a_snippet_shows_as_text(builds):
 
 
 def test_every_fault_was_injected(builds):
-    print(f"\n{len(FAULTS)} faults injected, {sum(f.fails for f in FAULTS.values())} fail the build as they must, "
-          f"{sum(not f.fails for f in FAULTS.values())} builds with its output shown as text")
+    print(
+        f"\n{len(FAULTS)} faults injected, {sum(f.fails for f in FAULTS.values())} fail the build as they must, "
+        f"{sum(not f.fails for f in FAULTS.values())} builds with its output shown as text"
+    )
     assert set(builds) == set(FAULTS)

@@ -39,9 +39,11 @@ def test_every_internal_link_and_anchor_resolves(site):
             if file.name == "404.html" and url.startswith("/"):
                 # The 404 page is served for any path, so it links from the root of its site_url.
                 if not url.startswith(SITE_PREFIX):
-                    broken.append(f"{where}:{tag.line}: <{tag.name} {attr}={url!r}> is outside the site's path {SITE_PREFIX}")
+                    broken.append(
+                        f"{where}:{tag.line}: <{tag.name} {attr}={url!r}> is outside the site's path {SITE_PREFIX}"
+                    )
                     continue
-                url, base = url[len(SITE_PREFIX):], ""
+                url, base = url[len(SITE_PREFIX) :], ""
             checked += 1
             target_path = resolve(base, url)
             if target_path is None:
@@ -58,8 +60,10 @@ def test_every_internal_link_and_anchor_resolves(site):
                     continue
                 ids = parsed[target].ids if target in parsed else parse_html(target.read_text(encoding="utf-8")).ids
                 if fragment not in ids:
-                    broken.append(f"{where}:{tag.line}: <{tag.name} {attr}={url!r}> -> no id {fragment!r} in "
-                                  f"{target.relative_to(site.dir).as_posix()}")
+                    broken.append(
+                        f"{where}:{tag.line}: <{tag.name} {attr}={url!r}> -> no id {fragment!r} in "
+                        f"{target.relative_to(site.dir).as_posix()}"
+                    )
     assert checked > 0
     assert broken == [], f"{len(broken)} broken internal links:\n" + "\n".join(broken)
     print(f"\n{checked} internal links ({anchors} with an anchor) in {len(files)} HTML files: all resolve")

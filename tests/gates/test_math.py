@@ -72,8 +72,10 @@ def layout_problems(where: str, m: dict) -> list[str]:
     em = m["fontSize"]
     for fence in m["fences"]:
         if fence["aroundFraction"] and fence["height"] < BRACKET_MIN_EM * em:
-            problems.append(f"{where}: the bracket {fence['text']!r} around a fraction is {fence['height'] / em:.2f} "
-                            f"times the font size tall (at least {BRACKET_MIN_EM})")
+            problems.append(
+                f"{where}: the bracket {fence['text']!r} around a fraction is {fence['height'] / em:.2f} "
+                f"times the font size tall (at least {BRACKET_MIN_EM})"
+            )
     columns: dict[tuple[int, int], list[dict]] = {}
     for cell in m["cells"]:
         if cell["align"] in ("left", "right"):
@@ -82,8 +84,10 @@ def layout_problems(where: str, m: dict) -> list[str]:
         for align in sorted({c["align"] for c in cells}):
             edges = [c[align] for c in cells if c["align"] == align]
             if max(edges) - min(edges) > ALIGN_TOLERANCE_PX:
-                problems.append(f"{where}: table {table}, column {column} is written {align}-aligned, but its cells' "
-                                f"{align} edges are at {', '.join(f'{e:.1f}' for e in edges)} px")
+                problems.append(
+                    f"{where}: table {table}, column {column} is written {align}-aligned, but its cells' "
+                    f"{align} edges are at {', '.join(f'{e:.1f}' for e in edges)} px"
+                )
     return problems
 
 
@@ -91,15 +95,19 @@ def sum_and_brace_problems(measured: dict) -> list[str]:
     problems = []
     big, small = measured["display-sum"]["sums"][0], measured["inline-sum"]["sums"][0]
     if big["height"] < DISPLAY_SUM_MIN_RATIO * small["height"]:
-        problems.append(f"the display sum is {big['height']:.1f} px tall, the same sum in running text "
-                        f"{small['height']:.1f} px (at least {DISPLAY_SUM_MIN_RATIO} times that)")
+        problems.append(
+            f"the display sum is {big['height']:.1f} px tall, the same sum in running text "
+            f"{small['height']:.1f} px (at least {DISPLAY_SUM_MIN_RATIO} times that)"
+        )
     lower, upper = big["limits"]
     if not (upper["bottom"] <= big["top"] + 1 and lower["top"] >= big["bottom"] - 1):
         problems.append("the display sum's limits are not above and below it")
     cases = measured["cases"]
     brace = next(f for f in cases["fences"] if f["text"] == "{")
     if brace["height"] < 0.9 * cases["tables"][0]["height"]:
-        problems.append(f"the brace of cases is {brace['height']:.1f} px tall for rows {cases['tables'][0]['height']:.1f} px tall")
+        problems.append(
+            f"the brace of cases is {brace['height']:.1f} px tall for rows {cases['tables'][0]['height']:.1f} px tall"
+        )
     return problems
 
 
@@ -123,10 +131,12 @@ def test_probe_formulas_are_laid_out_as_written(browser, server):
     problems = [p for name in PROBES for p in layout_problems(name, measured[name])] + sum_and_brace_problems(measured)
     assert problems == [], "\n".join(problems)
     fraction = measured["fraction"]
-    print(f"\nbrackets around a fraction: {fraction['fences'][0]['height'] / fraction['fontSize']:.2f} em; display sum "
-          f"{measured['display-sum']['sums'][0]['height']:.0f} px "
-          f"vs {measured['inline-sum']['sums'][0]['height']:.0f} px "
-          "in running text; cases and array cells aligned as written")
+    print(
+        f"\nbrackets around a fraction: {fraction['fences'][0]['height'] / fraction['fontSize']:.2f} em; display sum "
+        f"{measured['display-sum']['sums'][0]['height']:.0f} px "
+        f"vs {measured['inline-sum']['sums'][0]['height']:.0f} px "
+        "in running text; cases and array cells aligned as written"
+    )
 
 
 def test_without_the_sites_stylesheet_the_probes_fail(browser, server):
@@ -168,8 +178,11 @@ def _gaps(browser, server, render) -> dict[str, float]:
         page.goto(server.url, wait_until="load")
         gaps = {}
         for latex, left, right, _ in SPACINGS:
-            page.evaluate("(html) => { document.querySelector('article').innerHTML = "
-                          "'<p id=\"spacing-probe\">' + html + '</p>'; }", render(latex))
+            page.evaluate(
+                "(html) => { document.querySelector('article').innerHTML = "
+                "'<p id=\"spacing-probe\">' + html + '</p>'; }",
+                render(latex),
+            )
             page.evaluate("document.fonts.ready.then(() => true)")
             gaps[latex] = page.evaluate(GAP_JS, [left, right])
         return gaps
@@ -182,17 +195,24 @@ def test_function_names_and_negative_thin_spaces_are_spaced_as_tex_spaces_them(b
 
     site = _gaps(browser, server, lambda latex: replace_formulas(f'<span class="arithmatex">\\({latex}\\)</span>'))
     raw = _gaps(browser, server, convert)
-    problems = [f"{latex!r}: {site[latex] if site[latex] is None else round(site[latex], 3)} em between {left!r} "
-                f"and {right!r}, TeX gives {tex:.3f}"
-                for latex, left, right, tex in SPACINGS
-                if site[latex] is None or abs(site[latex] - tex) > SPACING_TOLERANCE_EM]
+    problems = [
+        f"{latex!r}: {site[latex] if site[latex] is None else round(site[latex], 3)} em between {left!r} "
+        f"and {right!r}, TeX gives {tex:.3f}"
+        for latex, left, right, tex in SPACINGS
+        if site[latex] is None or abs(site[latex] - tex) > SPACING_TOLERANCE_EM
+    ]
     assert problems == [], "\n".join(problems)
-    off = {latex for latex, _, _, tex in SPACINGS
-           if raw[latex] is not None and abs(raw[latex] - tex) > SPACING_TOLERANCE_EM}
+    off = {
+        latex
+        for latex, _, _, tex in SPACINGS
+        if raw[latex] is not None and abs(raw[latex] - tex) > SPACING_TOLERANCE_EM
+    }
     assert off >= {r"\log p", r"\max(a, b)", r"a\!b"}, f"latex2mathml alone is right already: {raw}"
     alone = {latex: "no such tokens" if raw[latex] is None else f"{raw[latex]:+.3f} em" for latex in raw}
-    print("\n" + "; ".join(f"{latex}: {site[latex]:+.3f} em (latex2mathml alone: {alone[latex]})"
-                           for latex, *_ in SPACINGS))
+    print(
+        "\n"
+        + "; ".join(f"{latex}: {site[latex]:+.3f} em (latex2mathml alone: {alone[latex]})" for latex, *_ in SPACINGS)
+    )
 
 
 def _math_pages(tour) -> list:
@@ -211,13 +231,22 @@ def test_every_formula_on_the_site_is_drawn_with_the_sites_math_font(tour):
             failures.append(f"{where}: the font {FONT_FAMILY!r} is {visit.formulas['fonts'] or 'not declared'}")
         for token in visit.formulas["drawn"]:
             tokens += 1
-            others = [f"{family} ({glyphs} glyphs)" for family, custom, glyphs in token["fonts"]
-                      if not (custom and family == FONT_FAMILY)]
+            others = [
+                f"{family} ({glyphs} glyphs)"
+                for family, custom, glyphs in token["fonts"]
+                if not (custom and family == FONT_FAMILY)
+            ]
             if others or not token["fonts"]:
-                failures.append(f"{where}: {token['text']!r} ({token['form']}) is drawn with {', '.join(others) or 'nothing'}")
-    assert failures == [], f"{len(failures)} formula characters not drawn with the site's font:\n" + "\n".join(failures[:40])
-    print(f"\n{tokens} formula tokens (one per new character and form) on {len(_math_pages(tour))} pages, "
-          f"all drawn with {FONT_FAMILY} (the site's copy)")
+                failures.append(
+                    f"{where}: {token['text']!r} ({token['form']}) is drawn with {', '.join(others) or 'nothing'}"
+                )
+    assert failures == [], f"{len(failures)} formula characters not drawn with the site's font:\n" + "\n".join(
+        failures[:40]
+    )
+    print(
+        f"\n{tokens} formula tokens (one per new character and form) on {len(_math_pages(tour))} pages, "
+        f"all drawn with {FONT_FAMILY} (the site's copy)"
+    )
 
 
 def test_the_real_formulas_stretch_and_align(tour):
@@ -232,8 +261,10 @@ def test_the_real_formulas_stretch_and_align(tour):
             problems += layout_problems(f"{visit.page or '/'} formula {i}", formula)
     assert problems == [], "\n".join(problems)
     assert fences > 0, "no bracket around a fraction on the whole site: the check checks nothing"
-    print(f"\n{fences} brackets around fractions at least {BRACKET_MIN_EM} em tall; "
-          f"{cells} aligned cells where their column says")
+    print(
+        f"\n{fences} brackets around fractions at least {BRACKET_MIN_EM} em tall; "
+        f"{cells} aligned cells where their column says"
+    )
 
 
 def test_the_font_is_the_packages_file_with_its_licence():
@@ -248,7 +279,9 @@ def test_the_font_is_the_packages_file_with_its_licence():
     assert "with Reserved Font Name" not in text, "a reserved name would forbid serving a cut-down copy under it"
     css = (ROOT / "docs" / "stylesheets" / "extra.css").read_text(encoding="utf-8")
     stack = re.search(r"\.md-typeset math\s*\{\s*font-family:\s*([^;]+);", css)
-    assert stack and stack[1].split(",")[0].strip().strip('"') == FONT_FAMILY, "the site's font is not first in the math stack"
+    assert stack and stack[1].split(",")[0].strip().strip('"') == FONT_FAMILY, (
+        "the site's font is not first in the math stack"
+    )
     assert f'url("../{mathfont.OUTPUT}")' in css
 
 
@@ -270,17 +303,29 @@ def test_the_served_font_covers_every_formula_and_keeps_its_math_table(site):
     cmap, whole_cmap = font.getBestCmap(), whole.getBestCmap()
     missing = sorted(ch for ch in needed if ord(ch) in whole_cmap and ord(ch) not in cmap)
     assert missing == [], f"characters of the formulas missing from the served font: {missing}"
-    assert "\U0001d465" in needed and "∑" in used, "the site's formulas have no italic x or sum: the check checks little"
+    assert "\U0001d465" in needed and "∑" in used, (
+        "the site's formulas have no italic x or sum: the check checks little"
+    )
     size, whole_size = served.stat().st_size, FONT_FILE.stat().st_size
     assert size < whole_size / 4, f"the served font is {size:,} bytes of the whole {whole_size:,}"
-    print(f"\nserved math font: {size:,} bytes ({len(font.getGlyphOrder())} glyphs) for {len(used)} characters; "
-          f"the whole font {whole_size:,} bytes ({len(whole.getGlyphOrder())} glyphs)")
+    print(
+        f"\nserved math font: {size:,} bytes ({len(font.getGlyphOrder())} glyphs) for {len(used)} characters; "
+        f"the whole font {whole_size:,} bytes ({len(whole.getGlyphOrder())} glyphs)"
+    )
 
 
 def test_the_styled_forms_of_letters_and_letter_like_symbols():
     """What Chromium draws for a one-letter <mi>: its italic form, another code point (h and the
     lunate epsilon have theirs outside the plain pattern)."""
     forms = mathfont.styled_forms({"h", "x", "Q", "α", "ϵ", "∂", "1", "+"})
-    assert {"\u210e", "\U0001d465", "\U0001d444", "\U0001d6fc", "\U0001d716", "\U0001d715",  # italic
-            "\U0001d421", "\U0001d489"} <= forms  # bold h, bold italic h
+    assert {
+        "\u210e",
+        "\U0001d465",
+        "\U0001d444",
+        "\U0001d6fc",
+        "\U0001d716",
+        "\U0001d715",  # italic
+        "\U0001d421",
+        "\U0001d489",
+    } <= forms  # bold h, bold italic h
     assert not forms & {"1", "+"}

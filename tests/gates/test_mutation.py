@@ -74,19 +74,52 @@ def checked_numbers(build) -> list[Site]:
                     start = text.find(token.text, max(cursor[line], len(region.indent) + token.column))
                     assert start >= 0, f"{doc.path}:{line}: cannot find {token.text!r} in the line"
                     cursor[line] = start + len(token.text)
-                    sites.append(Site(token.text, check.computed, uri, doc.path, line, start, start + len(token.text), token.number))
+                    sites.append(
+                        Site(
+                            token.text,
+                            check.computed,
+                            uri,
+                            doc.path,
+                            line,
+                            start,
+                            start + len(token.text),
+                            token.number,
+                        )
+                    )
             elif isinstance(region, ComputedTie) and outcome.checks:
                 text = lines[region.line - 1]
-                assert text[region.doc_start: region.doc_end] == region.documented, f"{doc.path}:{region.line}: tie not where parsed"
-                flat = [("re", str(bool(outcome.value.data)))] if region.documented in BOOLEANS else outcome.value.flat()
-                assert len(flat) == len(region.value.atoms), f"{doc.path}:{region.line}: {region.documented} vs {len(flat)} values"
+                assert text[region.doc_start : region.doc_end] == region.documented, (
+                    f"{doc.path}:{region.line}: tie not where parsed"
+                )
+                flat = (
+                    [("re", str(bool(outcome.value.data)))] if region.documented in BOOLEANS else outcome.value.flat()
+                )
+                assert len(flat) == len(region.value.atoms), (
+                    f"{doc.path}:{region.line}: {region.documented} vs {len(flat)} values"
+                )
                 for atom, (_, value) in zip(region.value.atoms, flat, strict=True):
                     start = region.doc_start + atom.start
-                    computed = value if isinstance(value, str) else (repr(value) if isinstance(value, float) else str(value))
-                    sites.append(Site(atom.text, computed, uri, doc.path, region.line, start, start + len(atom.text), atom.number))
+                    computed = (
+                        value if isinstance(value, str) else (repr(value) if isinstance(value, float) else str(value))
+                    )
+                    sites.append(
+                        Site(
+                            atom.text, computed, uri, doc.path, region.line, start, start + len(atom.text), atom.number
+                        )
+                    )
             elif isinstance(region, RangeTie) and outcome.checks:
-                sites.append(Site(f"{region.low.text}..{region.high.text}", repr(outcome.value.data), uri, doc.path, region.line,
-                                  region.doc_start, region.doc_end, is_range=True))
+                sites.append(
+                    Site(
+                        f"{region.low.text}..{region.high.text}",
+                        repr(outcome.value.data),
+                        uri,
+                        doc.path,
+                        region.line,
+                        region.doc_start,
+                        region.doc_end,
+                        is_range=True,
+                    )
+                )
     return sites
 
 
@@ -112,7 +145,7 @@ def past_tolerance(number: str, computed: str) -> str:
     computed = computed.replace(",", "")  # a value printed with thousands separators
     if number.endswith("j"):  # an imaginary part: mutate the number, keep the j
         sign = number[0] if number[0] in "+-" else ""
-        moved = past_tolerance(number[len(sign):-1], computed.lstrip("+"))
+        moved = past_tolerance(number[len(sign) : -1], computed.lstrip("+"))
         return (sign if not moved.startswith("-") else "") + moved + "j" if sign else moved + "j"
     number = number.replace("\u2212", "-")
     if number in BOOLEANS:
@@ -133,7 +166,7 @@ def past_tolerance(number: str, computed: str) -> str:
         text += "."
     if text.startswith("-") and Decimal(text) == 0:
         text = text[1:]
-    return text + number[len(mantissa):]
+    return text + number[len(mantissa) :]
 
 
 def within_tolerance(number: str, computed: str) -> str:
@@ -152,8 +185,8 @@ def within_tolerance(number: str, computed: str) -> str:
 def _mutate(text: str, site: Site, new: str) -> str:
     lines = text.split("\n")
     line = lines[site.line - 1]
-    assert line[site.start: site.end] == site.number
-    lines[site.line - 1] = line[: site.start] + new + line[site.end:]
+    assert line[site.start : site.end] == site.number
+    lines[site.line - 1] = line[: site.start] + new + line[site.end :]
     return "\n".join(lines)
 
 
@@ -166,7 +199,13 @@ def test_the_mutations_are_right_on_their_own():
     assert past_tolerance("2", "2") == "1"
     assert past_tolerance("1.5e-03", "0.0015") == "1.4e-03"
     assert past_tolerance("-0.707", "-0.7071") == "-0.706"
-    for number, computed in [("0.248", "0.2482"), ("0.248", "0.2485"), ("2", "2"), ("1.", "1.0"), ("-0.707", "-0.70710678")]:
+    for number, computed in [
+        ("0.248", "0.2482"),
+        ("0.248", "0.2485"),
+        ("2", "2"),
+        ("1.", "1.0"),
+        ("-0.707", "-0.70710678"),
+    ]:
         assert not Number(past_tolerance(number, computed)).accepts(computed), (number, computed)
         assert Number(number).accepts(within_tolerance(number, computed))
         assert Number(within_tolerance(number, computed)).accepts(computed)
@@ -187,7 +226,9 @@ def test_the_gate_finds_and_mutates_range_ties(tmp_path):
     """The gate on a tiny project with a live run and a range tie (the real site may have none yet)."""
     (tmp_path / "docs").mkdir()
     (tmp_path / "snippets").mkdir()
-    (tmp_path / "docs" / "p.md").write_text('```python run="t.py" live\n```\n\nGrows {{ 3..5 ~ g }} and {{ 0.5 = h }}.\n')
+    (tmp_path / "docs" / "p.md").write_text(
+        '```python run="t.py" live\n```\n\nGrows {{ 3..5 ~ g }} and {{ 0.5 = h }}.\n'
+    )
     (tmp_path / "snippets" / "t.py").write_text("g = 4.1\nh = 0.5\n")
     engine = Engine(tmp_path, check_determinism=False)
     build = engine.build()
@@ -210,15 +251,19 @@ def test_every_checked_number_past_its_tolerance_fails_at_its_page_and_line(base
             new = past_range(site.computed)
         else:
             new = past_tolerance(site.number, site.computed)
-            assert new in BOOLEANS or not Number(new).accepts(site.computed.lstrip("+")), f"{site}: {new} is not past the tolerance"
+            assert new in BOOLEANS or not Number(new).accepts(site.computed.lstrip("+")), (
+                f"{site}: {new} is not past the tolerance"
+            )
         mutations.append((site, new))
     pieces = on_both_cores(_uncaught, mutations, engine, build)
     checked = sum(count for count, _ in pieces)
     assert checked == len(mutations), f"{checked} of {len(mutations)} mutations were rechecked"
     missed = [m for _, found in pieces for m in found]
     caught = len(sites) - len(missed)
-    print(f"\n{len(sites)} checked numbers ({len(build.checks)} checks) on {len(build.docs)} pages mutated past "
-          f"their tolerance: {caught} caught ({100 * caught / max(1, len(sites)):.0f}%)")
+    print(
+        f"\n{len(sites)} checked numbers ({len(build.checks)} checks) on {len(build.docs)} pages mutated past "
+        f"their tolerance: {caught} caught ({100 * caught / max(1, len(sites)):.0f}%)"
+    )
     assert missed == [], f"{len(missed)} mutations not caught:\n" + "\n".join(missed)
 
 
@@ -230,8 +275,10 @@ def _uncaught(engine: Engine, build, mutations: list[tuple[Site, str]]) -> tuple
         mutated = engine.recheck(build, {site.uri: _mutate(build.docs[site.uri].text, site, new)})
         named = [p for p in mutated.problems if p.path == site.path and p.line == site.line]
         if not named:
-            missed.append(f"{site.path}:{site.line}: {site.number} -> {new} (computed {site.computed}) was not caught; "
-                          f"problems: {[str(p) for p in mutated.problems if p.path == site.path] or 'none'}")
+            missed.append(
+                f"{site.path}:{site.line}: {site.number} -> {new} (computed {site.computed}) was not caught; "
+                f"problems: {[str(p) for p in mutated.problems if p.path == site.path] or 'none'}"
+            )
     return len(mutations), missed
 
 

@@ -48,8 +48,11 @@ KERNEL = ["ipykernel"]  # all a fresh environment gets before the notebook's own
 
 
 def _stdout(outputs: list[dict]) -> str:
-    return "".join("".join(o["text"]) if isinstance(o["text"], list) else o["text"]
-                   for o in outputs if o.get("output_type") == "stream" and o.get("name") == "stdout")
+    return "".join(
+        "".join(o["text"]) if isinstance(o["text"], list) else o["text"]
+        for o in outputs
+        if o.get("output_type") == "stream" and o.get("name") == "stdout"
+    )
 
 
 def execute(path: Path, workdir: Path, python: str = sys.executable, env: dict[str, str] | None = None) -> list[str]:
@@ -57,8 +60,13 @@ def execute(path: Path, workdir: Path, python: str = sys.executable, env: dict[s
     environment: ``env``, else this one's); the problems found, one per entry."""
     workdir.mkdir(parents=True, exist_ok=True)
     executed = workdir / path.name
-    run = subprocess.run([sys.executable, "-W", "ignore", str(RUNNER), str(path), str(executed), "--python", python],
-                         capture_output=True, text=True, timeout=1800, env=env)
+    run = subprocess.run(
+        [sys.executable, "-W", "ignore", str(RUNNER), str(path), str(executed), "--python", python],
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        env=env,
+    )
     if run.returncode != 0:
         tail = "\n".join(line for line in run.stderr.splitlines() if "[IPKernelApp]" not in line)[-3000:]
         return [f"{path.name}: a cell raised (exit {run.returncode}):\n{tail}"]
@@ -72,8 +80,10 @@ def execute(path: Path, workdir: Path, python: str = sys.executable, env: dict[s
         if meta.get("live") or meta.get("setup"):
             continue
         for drift in compare_output(_stdout(before["outputs"]), _stdout(after["outputs"])):
-            problems.append(f"{path.name} ({meta.get('snippet', 'a cell')}), output line {drift.line + 1}: "
-                            f"the notebook shows {drift.documented}, running it printed {drift.computed}")
+            problems.append(
+                f"{path.name} ({meta.get('snippet', 'a cell')}), output line {drift.line + 1}: "
+                f"the notebook shows {drift.documented}, running it printed {drift.computed}"
+            )
     return problems
 
 
@@ -102,8 +112,14 @@ def test_every_notebook_ships_the_outputs_of_its_page(notebooks):
 
 def _setup_source(path: Path) -> str | None:
     data = json.loads(path.read_text(encoding="utf-8"))
-    return next(("".join(c["source"]) for c in data["cells"]
-                 if c["cell_type"] == "code" and c.get("metadata", {}).get("snipcheck", {}).get("setup")), None)
+    return next(
+        (
+            "".join(c["source"])
+            for c in data["cells"]
+            if c["cell_type"] == "code" and c.get("metadata", {}).get("snipcheck", {}).get("setup")
+        ),
+        None,
+    )
 
 
 def _site_addresses(text: str, site_url: str) -> list[str]:
@@ -120,11 +136,21 @@ def _fresh_environment(version: str, where: Path) -> Path:
     venv = where / "venv"
     subprocess.run([python, "-m", "venv", str(venv)], check=True, timeout=300)
     bin_python = venv / "bin" / "python"
-    pip = subprocess.run([str(bin_python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *KERNEL],
-                         env=_reader_env(), capture_output=True, text=True, timeout=900)
+    pip = subprocess.run(
+        [str(bin_python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *KERNEL],
+        env=_reader_env(),
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert pip.returncode == 0, pip.stdout + pip.stderr
-    probe = subprocess.run([str(bin_python), "-c", "import importlib.util as u; print([m for m in ('attn', 'numpy') "
-                            "if u.find_spec(m)])"], cwd=venv, capture_output=True, text=True, check=True)
+    probe = subprocess.run(
+        [str(bin_python), "-c", "import importlib.util as u; print([m for m in ('attn', 'numpy') if u.find_spec(m)])"],
+        cwd=venv,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert probe.stdout.strip() == "[]", f"the fresh environment already has {probe.stdout.strip()}"
     return bin_python
 
@@ -162,8 +188,11 @@ def _reader_env() -> dict[str, str]:
     pip compiles no module to bytecode as it installs (PIP_COMPILE=0): Python compiles each module
     the first time it is imported, and most of the modules installed here (numpy's own tests among
     them) no notebook imports."""
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("PYTHON", "VIRTUAL_ENV", "PIP_CONSTRAINT", "PIP_COMPILE", "PIP_NO_COMPILE"))}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("PYTHON", "VIRTUAL_ENV", "PIP_CONSTRAINT", "PIP_COMPILE", "PIP_NO_COMPILE"))
+    }
     env["PIP_CONSTRAINT"] = str(_pins_file())
     env["PIP_COMPILE"] = "0"
     env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep) if not p.startswith(str(ROOT)))
@@ -192,8 +221,9 @@ def _installed(python: Path) -> set[str]:
     return {p.name for sp in site_packages for p in sp.iterdir()}
 
 
-def test_every_notebook_runs_as_downloaded_in_a_fresh_python_3_12(notebooks, reader_python, torch_reader_python,
-                                                                   server, tmp_path):
+def test_every_notebook_runs_as_downloaded_in_a_fresh_python_3_12(
+    notebooks, reader_python, torch_reader_python, server, tmp_path
+):
     """Installed by its own first cell, each notebook runs and prints what it shows (those that
     import torch in Python 3.11: see the module docstring). The site is served here under the
     address the build was told it is published at (only its host differs: the notebook's links to
@@ -213,12 +243,15 @@ def test_every_notebook_runs_as_downloaded_in_a_fresh_python_3_12(notebooks, rea
     assert with_torch and without, "expected notebooks both with and without torch"
     problems = _run_group(without, reader_python, outside, server)
     problems += _run_group(with_torch, torch_reader_python, outside, server)
-    print(f"\n{len(notebooks)} notebooks executed as downloaded, in fresh kernels: {len(without)} of Python "
-          f"{READER_PYTHON}, {len(with_torch)} that import torch of Python {TORCH_PYTHON}: {len(problems)} problems")
+    print(
+        f"\n{len(notebooks)} notebooks executed as downloaded, in fresh kernels: {len(without)} of Python "
+        f"{READER_PYTHON}, {len(with_torch)} that import torch of Python {TORCH_PYTHON}: {len(problems)} problems"
+    )
     assert problems == [], "\n".join(problems)
     assert {"attn", "numpy", "matplotlib"} <= _installed(reader_python), sorted(_installed(reader_python))
     assert {"attn", "numpy", "matplotlib", "torch"} <= _installed(torch_reader_python), sorted(
-        _installed(torch_reader_python))
+        _installed(torch_reader_python)
+    )
     assert "torch" not in _installed(reader_python), "a notebook without torch installed it"
 
 
@@ -258,7 +291,8 @@ def test_the_run_catches_a_cell_that_prints_otherwise_and_one_that_raises(tmp_pa
     assert execute(good, tmp_path / "good") == []
     drifted = _notebook(tmp_path / "drifted.ipynb", [("print(0.25)", "0.248\n")])
     assert execute(drifted, tmp_path / "drifted") == [
-        "drifted.ipynb (snippets/t.py), output line 1: the notebook shows 0.248, running it printed 0.25"]
+        "drifted.ipynb (snippets/t.py), output line 1: the notebook shows 0.248, running it printed 0.25"
+    ]
     raising = _notebook(tmp_path / "raising.ipynb", [("raise ValueError('broken')", "")])
     [problem] = execute(raising, tmp_path / "raising")
     assert problem.startswith("raising.ipynb: a cell raised") and "ValueError: broken" in problem

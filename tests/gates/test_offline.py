@@ -37,7 +37,12 @@ def test_every_link_between_pages_points_at_a_file(offline):
     for file in sorted(offline.rglob("*.html")):
         for tag, attr, url in parse_html(file.read_text(encoding="utf-8")).links():
             url = url.strip()
-            if not url or is_remote(url) or url.lower().startswith(NOT_PAGES) or tag.name not in ("a", "link", "script", "img"):
+            if (
+                not url
+                or is_remote(url)
+                or url.lower().startswith(NOT_PAGES)
+                or tag.name not in ("a", "link", "script", "img")
+            ):
                 continue
             if file.name == "404.html":
                 continue  # served by a web server for a missing path; never opened from disk
@@ -69,11 +74,14 @@ def test_navigation_and_search_work_from_disk(offline, browser):
         visited = []
         for href in nav:  # each from the page before it, by the navigation every page shows
             with page.expect_navigation(wait_until="load"):
-                found = page.evaluate("""(target) => {
+                found = page.evaluate(
+                    """(target) => {
                     const links = document.querySelectorAll("nav.md-nav--primary a.md-nav__link");
                     const link = Array.from(links).find((a) => a.href === target);
                     if (link) link.click();
-                    return !!link; }""", href)
+                    return !!link; }""",
+                    href,
+                )
                 assert found, f"{page.url}: no navigation link to {href}"
             assert page.url.split("#")[0] == href.split("#")[0], f"{href} opened {page.url}"
             assert page.url.startswith("file://") and page.url.split("#")[0].endswith(".html"), page.url
@@ -81,15 +89,18 @@ def test_navigation_and_search_work_from_disk(offline, browser):
             header = page.evaluate("getComputedStyle(document.querySelector('.md-header')).position")
             assert header in ("sticky", "fixed"), f"{page.url}: the theme's stylesheet did not load"
             if page.locator("article math").count():
-                fonts = page.evaluate("document.fonts.ready.then(() => Array.from(document.fonts).map((f) => f.family + ':' + f.status))")
+                fonts = page.evaluate(
+                    "document.fonts.ready.then(() => Array.from(document.fonts).map((f) => f.family + ':' + f.status))"
+                )
                 assert any("Noto Sans Math" in f and f.endswith(":loaded") for f in fonts), f"{page.url}: {fonts}"
             visited.append(Path(unquote(urlsplit(page.url).path)).name)
 
         box = page.locator("input.md-search__input")  # on the last page the navigation opened
         box.click()
         box.press_sequentially("softmax", delay=20)
-        page.wait_for_function("() => /matching/i.test(document.querySelector('.md-search-result__meta').textContent)",
-                               timeout=15_000)
+        page.wait_for_function(
+            "() => /matching/i.test(document.querySelector('.md-search-result__meta').textContent)", timeout=15_000
+        )
         first = page.locator(".md-search-result__item > a").first
         href = first.get_attribute("href")
         first.click()
@@ -100,8 +111,10 @@ def test_navigation_and_search_work_from_disk(offline, browser):
         foreign = sorted({url for url in requests if not url.startswith(LOCAL)})
         assert foreign == [], f"the offline build fetched {foreign}"
         assert errors == [], errors
-        print(f"\nfrom disk: {len(visited)} pages opened one after another from the navigation; "
-              f"search 'softmax' opened {landed.name}; {len(requests)} requests, all file://")
+        print(
+            f"\nfrom disk: {len(visited)} pages opened one after another from the navigation; "
+            f"search 'softmax' opened {landed.name}; {len(requests)} requests, all file://"
+        )
     finally:
         context.close()
 
@@ -150,7 +163,16 @@ def test_a_remote_polyfill_is_replaced_by_the_sites_copy():
         from offline import local_polyfills
     finally:
         sys.path.remove(str(ROOT / "hooks"))
-    assert local_polyfills(["https://unpkg.com/iframe-worker/shim", "//cdn.example/iframe-worker.js",
-                            "assets/local.js", "https://cdn.example/other.js"]) == [
-        "assets/vendor/iframe-worker/shim.js", "assets/vendor/iframe-worker/shim.js", "assets/local.js",
-        "https://cdn.example/other.js"]
+    assert local_polyfills(
+        [
+            "https://unpkg.com/iframe-worker/shim",
+            "//cdn.example/iframe-worker.js",
+            "assets/local.js",
+            "https://cdn.example/other.js",
+        ]
+    ) == [
+        "assets/vendor/iframe-worker/shim.js",
+        "assets/vendor/iframe-worker/shim.js",
+        "assets/local.js",
+        "https://cdn.example/other.js",
+    ]

@@ -25,8 +25,11 @@ GENERATOR = re.compile(r'<meta name="generator" content="[^"]*">')
 def content_pages(site_dir) -> list[str]:
     """The HTML pages made from Markdown pages or notebooks: every index.html but the 404 page and
     the files under assets/."""
-    return sorted(p.relative_to(site_dir).as_posix() for p in site_dir.rglob("*.html")
-                  if p.name != "404.html" and not p.relative_to(site_dir).as_posix().startswith("assets/"))
+    return sorted(
+        p.relative_to(site_dir).as_posix()
+        for p in site_dir.rglob("*.html")
+        if p.name != "404.html" and not p.relative_to(site_dir).as_posix().startswith("assets/")
+    )
 
 
 def comparable(html: str) -> str:
@@ -51,5 +54,7 @@ def test_properdocs_builds_the_same_content_pages_as_mkdocs(site_build, tmp_path
             differ.append(page)
     assert differ == [], f"{len(differ)} page(s) differ between MkDocs and ProperDocs: {differ[:10]}"
     assert any("properdocs" in g.lower() for g in generators), generators  # it really was ProperDocs
-    print(f"\nProperDocs: {len(pages)} content pages identical to MkDocs' (generator tag and live values "
-          f"aside); its build took {run.seconds:.1f} s ({ran} snippets run, {cached} from cache)")
+    print(
+        f"\nProperDocs: {len(pages)} content pages identical to MkDocs' (generator tag and live values "
+        f"aside); its build took {run.seconds:.1f} s ({ran} snippets run, {cached} from cache)"
+    )

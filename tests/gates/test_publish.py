@@ -110,8 +110,13 @@ def test_every_page_has_its_own_description_open_graph_tags_and_canonical_url(si
             problems.append(f"{where}: the same description as {seen[description] or '/'}")
         else:
             seen[description] = page
-        expected = {"og:description": description, "og:url": url, "link:canonical": url, "og:type": "website",
-                    "og:site_name": mkdocs_config().get("site_name")}
+        expected = {
+            "og:description": description,
+            "og:url": url,
+            "link:canonical": url,
+            "og:type": "website",
+            "og:site_name": mkdocs_config().get("site_name"),
+        }
         for key, value in expected.items():
             if head.get(key) != value:
                 problems.append(f"{where}: {key} is {head.get(key)!r}, expected {value!r}")
@@ -121,15 +126,19 @@ def test_every_page_has_its_own_description_open_graph_tags_and_canonical_url(si
         if source.is_file() and description != front_matter(source)["description"]:
             problems.append(f"{where}: the description is not the one {source.relative_to(ROOT)} states")
     assert problems == [], "\n".join(problems)
-    print(f"\n{len(site.pages)} pages, each with its own description, Open Graph tags and canonical URL "
-          f"under {TEST_SITE_URL}")
+    print(
+        f"\n{len(site.pages)} pages, each with its own description, Open Graph tags and canonical URL "
+        f"under {TEST_SITE_URL}"
+    )
 
 
 def test_the_sitemap_gives_every_page_at_the_published_address(site):
     tree = ET.parse(site.dir / "sitemap.xml")
     locs = [loc.text.strip() for loc in tree.getroot().iter("{http://www.sitemaps.org/schemas/sitemap/0.9}loc")]
     assert sorted(locs) == sorted(TEST_SITE_URL + page for page in site.pages)
-    assert "<lastmod>" not in (site.dir / "sitemap.xml").read_text(encoding="utf-8"), "a build date is not a change date"
+    assert "<lastmod>" not in (site.dir / "sitemap.xml").read_text(encoding="utf-8"), (
+        "a build date is not a change date"
+    )
 
 
 def test_site_url_and_repo_url_come_from_the_environment_with_defaults():
@@ -150,7 +159,10 @@ def test_site_url_and_repo_url_come_from_the_environment_with_defaults():
                 os.environ[key] = value
     assert re.fullmatch(r"https://[\w-]+\.github\.io/[\w.-]+/", default["site_url"]), default["site_url"]
     assert default["repo_url"].startswith("https://github.com/")
-    assert (override["site_url"], override["repo_url"]) == ("https://fork.example/elsewhere/", "https://github.com/fork/repo")
+    assert (override["site_url"], override["repo_url"]) == (
+        "https://fork.example/elsewhere/",
+        "https://github.com/fork/repo",
+    )
 
 
 def test_the_favicon_and_the_logo_are_the_sites_own_svgs(site):
@@ -158,7 +170,9 @@ def test_the_favicon_and_the_logo_are_the_sites_own_svgs(site):
         svg = (DOCS / "assets" / name).read_text(encoding="utf-8")
         root = ET.fromstring(svg)
         assert root.tag == "{http://www.w3.org/2000/svg}svg" and root.get("viewBox"), name
-        assert not re.search(r"(?:href|src)\s*=|url\(|@import|<script|<image", svg), f"{name} refers to something outside it"
+        assert not re.search(r"(?:href|src)\s*=|url\(|@import|<script|<image", svg), (
+            f"{name} refers to something outside it"
+        )
     problems = []
     for page in site.pages:
         html = site.html(page)
@@ -177,8 +191,11 @@ def test_the_footer_offers_the_wheel_and_the_offline_zip(site):
     assert (site.dir / wheel).is_file() and (site.dir / OFFLINE_ZIP).is_file()
     problems = []
     for page in site.pages:
-        links = {urljoin(TEST_SITE_URL + page, t.attrs["href"]) for t in parse_html(site.html(page)).tags
-                 if t.name == "a" and t.attrs.get("href") and "download" in t.attrs}
+        links = {
+            urljoin(TEST_SITE_URL + page, t.attrs["href"])
+            for t in parse_html(site.html(page)).tags
+            if t.name == "a" and t.attrs.get("href") and "download" in t.attrs
+        }
         for target in (wheel, OFFLINE_ZIP):
             if TEST_SITE_URL + target not in links:
                 problems.append(f"{page or '/'}: no download link to {target}")
@@ -193,10 +210,13 @@ def test_the_repository_link_asks_no_api(site):
     assert 'data-md-component="source"' not in html
 
 
-@pytest.mark.parametrize("override, marker", [
-    ("partials/source.html", ' data-md-component="source"'),
-    ("partials/copyright.html", None),
-])
+@pytest.mark.parametrize(
+    "override, marker",
+    [
+        ("partials/source.html", ' data-md-component="source"'),
+        ("partials/copyright.html", None),
+    ],
+)
 def test_the_copied_theme_files_differ_from_materials_only_where_they_say(override, marker):
     import material
 
@@ -214,6 +234,7 @@ def test_the_copied_theme_files_differ_from_materials_only_where_they_say(overri
 
 # -- the 404 page under the sub-path ---------------------------------------------------------------
 
+
 @pytest.mark.browser
 def test_the_404_page_is_styled_and_searchable_under_the_sub_path(browser, server):
     missing = "no/such/page/"  # deeper than any page: the 404 page must not link relatively
@@ -229,8 +250,14 @@ def test_the_404_page_is_styled_and_searchable_under_the_sub_path(browser, serve
     try:
         context.on("request", lambda r: requests.append(r.url))
         context.on("requestfailed", lambda r: failed.append(f"{r.url} ({r.failure})"))
-        context.on("response", lambda r: failed.append(f"{r.url} (HTTP {r.status})")
-                   if r.status >= 400 and r.url != server.url + missing else None)
+        context.on(
+            "response",
+            lambda r: (
+                failed.append(f"{r.url} (HTTP {r.status})")
+                if r.status >= 400 and r.url != server.url + missing
+                else None
+            ),
+        )
         page = context.new_page()
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.on("console", lambda m: errors.append(m.text) if m.type == "error" and "404" not in m.text else None)
@@ -238,12 +265,15 @@ def test_the_404_page_is_styled_and_searchable_under_the_sub_path(browser, serve
         assert response.status == 404
         assert "404" in page.locator("article").inner_text()
         header = page.evaluate("getComputedStyle(document.querySelector('.md-header')).backgroundColor")
-        logo = page.evaluate("(() => { const r = document.querySelector('.md-logo img').getBoundingClientRect(); "
-                             "return [r.width, r.height]; })()")
+        logo = page.evaluate(
+            "(() => { const r = document.querySelector('.md-logo img').getBoundingClientRect(); "
+            "return [r.width, r.height]; })()"
+        )
         assert header == styled != "rgba(0, 0, 0, 0)", f"the 404 page's header is {header}, the home page's {styled}"
         assert 0 < logo[1] <= 48, f"the logo is {logo[0]}x{logo[1]} px: the theme's stylesheet did not load"
-        assert all(urlsplit(url).path.startswith(SITE_PREFIX) for url in requests if url.startswith("http")), \
-            [url for url in requests if not urlsplit(url).path.startswith(SITE_PREFIX)]
+        assert all(urlsplit(url).path.startswith(SITE_PREFIX) for url in requests if url.startswith("http")), [
+            url for url in requests if not urlsplit(url).path.startswith(SITE_PREFIX)
+        ]
         assert failed == [] and errors == [], failed + errors
         box = page.locator("input.md-search__input")
         box.click()
@@ -255,8 +285,10 @@ def test_the_404_page_is_styled_and_searchable_under_the_sub_path(browser, serve
         first.click()
         page.wait_for_load_state("load")
         assert page.locator(".md-content h1").count() == 1 and server.page_of(page.url) is not None, page.url
-        print(f"\n404 at {missing}: styled, {len(requests)} requests under {SITE_PREFIX}; "
-              f"search led to {server.page_of(page.url)}")
+        print(
+            f"\n404 at {missing}: styled, {len(requests)} requests under {SITE_PREFIX}; "
+            f"search led to {server.page_of(page.url)}"
+        )
     finally:
         context.close()
 
@@ -287,7 +319,7 @@ def test_every_page_has_its_own_social_card(site):
         if not image.startswith(TEST_SITE_URL + "assets/social/") or not image.endswith(".png"):
             problems.append(f"{where}: og:image is {image!r}")
             continue
-        path = site.dir / image[len(TEST_SITE_URL):]
+        path = site.dir / image[len(TEST_SITE_URL) :]
         if not path.is_file():
             problems.append(f"{where}: {image} is not in the site")
             continue
@@ -308,8 +340,11 @@ def test_edit_this_page_only_where_the_page_has_a_source(site):
     repo = PUBLISH_ENV["REPO_URL"]  # the address the test builds are told the repository has
     problems, linked = [], 0
     for page in site.pages:
-        edits = [t.attrs.get("href") for t in parse_html(site.html(page)).tags
-                 if t.name == "a" and t.attrs.get("rel") == "edit"]
+        edits = [
+            t.attrs.get("href")
+            for t in parse_html(site.html(page)).tags
+            if t.name == "a" and t.attrs.get("rel") == "edit"
+        ]
         source = DOCS / (("index" if page == "" else page.rstrip("/")) + ".md")
         if source.is_file():
             expected = f"{repo.rstrip('/')}/edit/main/docs/{source.relative_to(DOCS).as_posix()}"

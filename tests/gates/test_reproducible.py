@@ -112,9 +112,11 @@ def test_two_clean_builds_give_the_same_site(two_builds):
         if a != b:
             differ.append(f"{rel}: {_first_difference(a, b)}")
     live_html = sorted(p for p in live_pages)
-    print(f"\ntwo clean builds ({first.seconds:.0f} s and {second.seconds:.0f} s; {first.project} and {second.project}): "
-          f"{compared} files identical; live output stripped from {live_html or 'no page'}; "
-          f"left out as measured live: {excluded or 'nothing'}")
+    print(
+        f"\ntwo clean builds ({first.seconds:.0f} s and {second.seconds:.0f} s; {first.project} and {second.project}): "
+        f"{compared} files identical; live output stripped from {live_html or 'no page'}; "
+        f"left out as measured live: {excluded or 'nothing'}"
+    )
     assert differ == [], f"{len(differ)} files differ between two clean builds:\n" + "\n".join(differ)
     html = [f for f in files_a if f.endswith(".html") and not f.startswith(excluded_prefixes)]
     svg = [f for f in files_a if f.endswith(".svg") and not f.startswith(excluded_prefixes)]
@@ -123,14 +125,18 @@ def test_two_clean_builds_give_the_same_site(two_builds):
 
 def _first_difference(a: bytes, b: bytes) -> str:
     at = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
-    return (f"first difference at byte {at}: {a[max(0, at - 60): at + 60]!r} vs {b[max(0, at - 60): at + 60]!r}"
-            f" (sizes {len(a)} and {len(b)})")
+    return (
+        f"first difference at byte {at}: {a[max(0, at - 60) : at + 60]!r} vs {b[max(0, at - 60) : at + 60]!r}"
+        f" (sizes {len(a)} and {len(b)})"
+    )
 
 
 def test_live_parts_are_found_by_parsing():
     """The exceptions come from the pages themselves: every live run block, none guessed."""
     pages, stems = live_parts(ROOT)
     docs = ROOT / mkdocs_config().get("docs_dir", "docs")
-    marked = sum(len(re.findall(r"^\s*(`{3,}|~{3,})\w*[^\n]*\brun=[^\n]*\blive\b", f.read_text(encoding="utf-8"), re.M))
-                 for f in docs.rglob("*.md"))
+    marked = sum(
+        len(re.findall(r"^\s*(`{3,}|~{3,})\w*[^\n]*\brun=[^\n]*\blive\b", f.read_text(encoding="utf-8"), re.M))
+        for f in docs.rglob("*.md")
+    )
     assert bool(marked) == bool(stems), "a live run block was missed by the parser, or invented"

@@ -55,8 +55,12 @@ class _Watch:
 
 def _axe(page) -> list[str]:
     found = page.evaluate(AXE_RUN_JS)
-    return [f"{v['impact']} {v['id']}: {n['target']} {n['summary']}" for v in found if v["impact"] in BLOCKING
-            for n in v["nodes"]]
+    return [
+        f"{v['impact']} {v['id']}: {n['target']} {n['summary']}"
+        for v in found
+        if v["impact"] in BLOCKING
+        for n in v["nodes"]
+    ]
 
 
 def _open(context, url: str, name: str):
@@ -170,8 +174,12 @@ def _drive_kv_cache(page, widget, data):
         page.keyboard.press("ArrowDown")
 
 
-DRIVERS = {"temperature": _drive_temperature, "attention": _drive_attention, "positions": _drive_positions,
-           "kv-cache": _drive_kv_cache}
+DRIVERS = {
+    "temperature": _drive_temperature,
+    "attention": _drive_attention,
+    "positions": _drive_positions,
+    "kv-cache": _drive_kv_cache,
+}
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
@@ -202,8 +210,14 @@ def test_every_setting_shows_the_values_of_the_data_file(browser, server, widget
 def test_on_a_phone_the_widget_fits_and_answers_a_tap(browser, server, widgets, name):
     SHOTS.mkdir(parents=True, exist_ok=True)
     path = widgets[name][0]
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=1,
-                                  color_scheme="light", reduced_motion="reduce")
+    context = browser.new_context(
+        viewport=PHONE,
+        is_mobile=True,
+        has_touch=True,
+        device_scale_factor=1,
+        color_scheme="light",
+        reduced_motion="reduce",
+    )
     watch_csp(context)
     try:
         page, watch, widget = _open(context, server.url + path, name)

@@ -23,8 +23,15 @@ def site(tmp_path):
 
 
 def write_config(project: Path, *, permalink: bool = False, extensions: tuple[str, ...] = ()) -> None:
-    lines = ["site_name: t", "strict: true", f"hooks: [{HOOK}]", "markdown_extensions:",
-             "  - toc:", f"      permalink: {str(permalink).lower()}", *(f"  - {e}" for e in extensions)]
+    lines = [
+        "site_name: t",
+        "strict: true",
+        f"hooks: [{HOOK}]",
+        "markdown_extensions:",
+        "  - toc:",
+        f"      permalink: {str(permalink).lower()}",
+        *(f"  - {e}" for e in extensions),
+    ]
     (project / "mkdocs.yml").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
@@ -100,7 +107,9 @@ def test_an_edited_local_extension_converts_every_page_again(site, build, monkey
         "    def extendMarkdown(self, md):\n"
         "        pass\n"
         "def makeExtension(**kwargs):\n"
-        "    return E(**kwargs)\n", encoding="utf-8")
+        "    return E(**kwargs)\n",
+        encoding="utf-8",
+    )
     (folder / "helper.py").write_text("VALUE = 1\n", encoding="utf-8")
     monkeypatch.syspath_prepend(str(folder))
     write_config(site, extensions=("localext",))

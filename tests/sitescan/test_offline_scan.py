@@ -23,9 +23,12 @@ CLEAN_PAGE = """<!doctype html>
 
 def _site(tmp_path, **files):
     site = tmp_path / "site"
-    for rel, text in {"index.html": CLEAN_PAGE, "assets/main.css": "body { background: url(img/x.png) }\n",
-                      "assets/bundle.js": "const a = fetch('search/index.json');\n// https://example.org/licence\n",
-                      **files}.items():
+    for rel, text in {
+        "index.html": CLEAN_PAGE,
+        "assets/main.css": "body { background: url(img/x.png) }\n",
+        "assets/bundle.js": "const a = fetch('search/index.json');\n// https://example.org/licence\n",
+        **files,
+    }.items():
         (site / rel).parent.mkdir(parents=True, exist_ok=True)
         (site / rel).write_text(text, encoding="utf-8")
     return site
@@ -39,11 +42,14 @@ def test_a_site_that_fetches_nothing_from_another_host_passes(tmp_path, capsys):
 
 def test_a_planted_external_url_fails_with_its_file_line_and_url(tmp_path, capsys):
     page = CLEAN_PAGE.replace("</head>", '<script src="https://cdn.example/x.js"></script>\n</head>')
-    site = _site(tmp_path, **{
-        "02-page/index.html": page,
-        "assets/fonts.css": "/* fonts */\n@import 'https://fonts.example/css?family=X';\n",
-        "assets/load.js": "let w;\nw = new Worker('//workers.example/w.js');\n",
-    })
+    site = _site(
+        tmp_path,
+        **{
+            "02-page/index.html": page,
+            "assets/fonts.css": "/* fonts */\n@import 'https://fonts.example/css?family=X';\n",
+            "assets/load.js": "let w;\nw = new Worker('//workers.example/w.js');\n",
+        },
+    )
     assert main(["offline", str(site)]) == 1
     err = capsys.readouterr().err
     assert f"{site}/02-page/index.html:7: <script> fetches https://cdn.example/x.js from another host" in err
@@ -52,38 +58,52 @@ def test_a_planted_external_url_fails_with_its_file_line_and_url(tmp_path, capsy
     assert "3 fetch(es) from another host in 6 files" in err
 
 
-@pytest.mark.parametrize(("html", "remote"), [
-    ('<script src="https://cdn.example/x.js"></script>', ["https://cdn.example/x.js"]),
-    ('<link rel="stylesheet" href="//fonts.example/css">', ["//fonts.example/css"]),
-    ('<link rel="preload icon" href="HTTP://x.example/i.png">', ["HTTP://x.example/i.png"]),
-    ('<img alt="a" srcset="a.png 1x, https://img.example/a2.png 2x">', ["https://img.example/a2.png"]),
-    ("<style>\n@import 'https://x.example/a.css';</style>", ["https://x.example/a.css"]),
-    ('<div style="background: url(https://x.example/b.png)"></div>', ["https://x.example/b.png"]),
-    ('<iframe src="https://x.example/frame"></iframe><object data="//x.example/o"></object>',
-     ["https://x.example/frame", "//x.example/o"]),
-    ('<svg><image href="https://x.example/i.png"/></svg>', ["https://x.example/i.png"]),
-    ('<meta http-equiv="refresh" content="0; url=https://x.example/">', ["https://x.example/"]),
-    ('<a href="https://arxiv.org/abs/1706.03762">paper</a>', []),
-    ('<link rel="canonical" href="https://example.org/">', []),
-    ('<script src="../assets/javascripts/bundle.js"></script><img src="figures/a.svg">', []),
-])
+@pytest.mark.parametrize(
+    ("html", "remote"),
+    [
+        ('<script src="https://cdn.example/x.js"></script>', ["https://cdn.example/x.js"]),
+        ('<link rel="stylesheet" href="//fonts.example/css">', ["//fonts.example/css"]),
+        ('<link rel="preload icon" href="HTTP://x.example/i.png">', ["HTTP://x.example/i.png"]),
+        ('<img alt="a" srcset="a.png 1x, https://img.example/a2.png 2x">', ["https://img.example/a2.png"]),
+        ("<style>\n@import 'https://x.example/a.css';</style>", ["https://x.example/a.css"]),
+        ('<div style="background: url(https://x.example/b.png)"></div>', ["https://x.example/b.png"]),
+        (
+            '<iframe src="https://x.example/frame"></iframe><object data="//x.example/o"></object>',
+            ["https://x.example/frame", "//x.example/o"],
+        ),
+        ('<svg><image href="https://x.example/i.png"/></svg>', ["https://x.example/i.png"]),
+        ('<meta http-equiv="refresh" content="0; url=https://x.example/">', ["https://x.example/"]),
+        ('<a href="https://arxiv.org/abs/1706.03762">paper</a>', []),
+        ('<link rel="canonical" href="https://example.org/">', []),
+        ('<script src="../assets/javascripts/bundle.js"></script><img src="figures/a.svg">', []),
+    ],
+)
 def test_what_a_browser_fetches_from_another_host(html, remote):
     assert [f.url for f in remote_fetches(html, ".html", "p.html")] == remote
     # the quick scan of the parts that can fetch finds what parsing the whole page finds
     assert [f[1:] for f in remote_html_fetches(html)] == [f[1:] for f in html_fetches(html) if f[2] in remote]
 
 
-@pytest.mark.parametrize(("html", "found"), [
-    ("<!-- <script src='https://x.example/old.js'></script> -->", []),
-    ("<script>const s = '<img src=\"https://x.example/in-a-string.png\">';</script>", []),
-    ('<img alt="a > b" src="https://x.example/after-a-bracket.png">',
-     [(1, "<img>", "https://x.example/after-a-bracket.png")]),
-    ('<p title="//not a fetch">x</p><span style="color: red">y</span>', []),
-    ('<p>\n<span class="a" style="background: url(//x.example/s.png)">z</span>',
-     [(2, "inline CSS", "//x.example/s.png")]),
-    ("<style>\np { color: red }\n</style><style>\n\n@import url('https://x.example/i.css');\n</style>",
-     [(5, "inline CSS", "https://x.example/i.css")]),
-])
+@pytest.mark.parametrize(
+    ("html", "found"),
+    [
+        ("<!-- <script src='https://x.example/old.js'></script> -->", []),
+        ("<script>const s = '<img src=\"https://x.example/in-a-string.png\">';</script>", []),
+        (
+            '<img alt="a > b" src="https://x.example/after-a-bracket.png">',
+            [(1, "<img>", "https://x.example/after-a-bracket.png")],
+        ),
+        ('<p title="//not a fetch">x</p><span style="color: red">y</span>', []),
+        (
+            '<p>\n<span class="a" style="background: url(//x.example/s.png)">z</span>',
+            [(2, "inline CSS", "//x.example/s.png")],
+        ),
+        (
+            "<style>\np { color: red }\n</style><style>\n\n@import url('https://x.example/i.css');\n</style>",
+            [(5, "inline CSS", "https://x.example/i.css")],
+        ),
+    ],
+)
 def test_comments_and_script_text_fetch_nothing_and_lines_are_right(html, found):
     assert remote_html_fetches(html) == found
 

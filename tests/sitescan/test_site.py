@@ -25,8 +25,14 @@ def test_site_files_are_the_files_of_the_kinds_asked_for_sorted(tmp_path):
     ],
 )
 def test_a_scan_reports_its_findings_and_its_verdict(tmp_path, capsys, found, files, code, says):
-    exit_code = report("x", str(tmp_path), lambda folder: (found, files), "HTML",
-                       lambda n, total: f"{n} of {total} bad", lambda total: f"{total} clean")
+    exit_code = report(
+        "x",
+        str(tmp_path),
+        lambda folder: (found, files),
+        "HTML",
+        lambda n, total: f"{n} of {total} bad",
+        lambda total: f"{total} clean",
+    )
     err = capsys.readouterr().err
     assert exit_code == code and says in err
     assert all(f"{tmp_path}/{finding}" in err for finding in found)

@@ -80,8 +80,9 @@ def landlock_abi() -> int:
     return max(0, libc.syscall(444, None, ctypes.c_size_t(0), ctypes.c_uint32(1)))
 
 
-def mkdocs_config(*, nav: tuple[str, ...] = (), notebooks_dir: str = "", serve_wait: float | None = None,
-                  docs_dir: str = "docs", plugin: bool = True) -> str:
+def mkdocs_config(
+    *, nav: tuple[str, ...] = (), notebooks_dir: str = "", serve_wait: float | None = None, docs_dir: str = "docs", plugin: bool = True
+) -> str:
     """The tests' mkdocs.yml: the site's Markdown extensions, the snipcheck plugin (``plugin``)
     with ``notebooks_dir`` and ``serve_wait``, and ``nav``."""
     lines = ["site_name: t", f"docs_dir: {docs_dir}"]
@@ -94,9 +95,22 @@ def mkdocs_config(*, nav: tuple[str, ...] = (), notebooks_dir: str = "", serve_w
 
 
 # The site's Markdown extensions that decide what is prose (mkdocs.yml; mathml only turns math into MathML).
-SITE_EXTENSIONS = ["abbr", "admonition", "attr_list", "def_list", "footnotes", "md_in_html", "tables", "toc",
-                   "pymdownx.arithmatex", "pymdownx.details", "pymdownx.highlight", "pymdownx.inlinehilite",
-                   "pymdownx.superfences", "pymdownx.tabbed"]
+SITE_EXTENSIONS = [
+    "abbr",
+    "admonition",
+    "attr_list",
+    "def_list",
+    "footnotes",
+    "md_in_html",
+    "tables",
+    "toc",
+    "pymdownx.arithmatex",
+    "pymdownx.details",
+    "pymdownx.highlight",
+    "pymdownx.inlinehilite",
+    "pymdownx.superfences",
+    "pymdownx.tabbed",
+]
 SITE_EXTENSION_CONFIGS = {"pymdownx.arithmatex": {"generic": True}, "pymdownx.tabbed": {"alternate_style": True}}
 
 

@@ -86,7 +86,7 @@ def find_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
         state[module] = "open"
         for target in sorted(graph[module]):
             if state.get(target) == "open":
-                cycles.append(path[path.index(target):] + [target])
+                cycles.append(path[path.index(target) :] + [target])
             elif target not in state:
                 visit(target, path + [target])
         state[module] = "done"
@@ -113,8 +113,7 @@ def test_only_the_mkdocs_face_imports_mkdocs():
     for module, path in MODULES.items():
         tree = ast.parse(path.read_text(encoding="utf-8"))
         roots = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
-        roots |= {node.module.split(".")[0] for node in ast.walk(tree)
-                  if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module}
+        roots |= {node.module.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module}
         if not module.startswith("snipcheck.mkdocs"):
             assert not roots & {"mkdocs", "properdocs"}, module
 

@@ -9,11 +9,14 @@ from snipcheck.cli import main
 
 
 @pytest.mark.hostile
-@pytest.mark.parametrize(("setup", "message"), [
-    (lambda root: None, "there is no docs folder at"),
-    (lambda root: (root / "docs").mkdir(), "no Markdown page in"),
-    (lambda root: ((root / "docs").mkdir(), (root / "docs" / "notes.txt").write_text("{{ 1 = x }}")), "no Markdown page in"),
-])
+@pytest.mark.parametrize(
+    ("setup", "message"),
+    [
+        (lambda root: None, "there is no docs folder at"),
+        (lambda root: (root / "docs").mkdir(), "no Markdown page in"),
+        (lambda root: ((root / "docs").mkdir(), (root / "docs" / "notes.txt").write_text("{{ 1 = x }}")), "no Markdown page in"),
+    ],
+)
 @pytest.mark.parametrize("command", ["check", "accept"])
 def test_the_wrong_folder_fails_with_a_message(tmp_path, capsys, setup, message, command):
     setup(tmp_path)
@@ -43,13 +46,16 @@ def _check_with_a_sleeping_snippet(project, tmp_path):
 
     tag = f"{time.time() + 7000:.6f}"
     project.page("p.md", '```python run="s.py"\n```\n')
-    project.snippet("s.py", f"import subprocess, time\nsubprocess.Popen(['sleep', '{tag}'], start_new_session=True)\n"
-                            "time.sleep(60)\n")
+    project.snippet("s.py", f"import subprocess, time\nsubprocess.Popen(['sleep', '{tag}'], start_new_session=True)\ntime.sleep(60)\n")
     scratch = tmp_path / "scratch"
     scratch.mkdir()
-    check = subprocess.Popen([sys.executable, "-m", "snipcheck", "check", "--root", str(project.root)],
-                             env={**os.environ, "TMPDIR": str(scratch)}, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             start_new_session=True)
+    check = subprocess.Popen(
+        [sys.executable, "-m", "snipcheck", "check", "--root", str(project.root)],
+        env={**os.environ, "TMPDIR": str(scratch)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
     deadline = time.monotonic() + 30
     while not processes_with(f"sleep {tag}") and time.monotonic() < deadline:
         time.sleep(0.1)

@@ -8,7 +8,7 @@ from snipcheck.report.page import render
 from snipcheck.report.stage import figures
 from snipcheck.report.verification import verification_page
 
-PASSING = '''# Page
+PASSING = """# Page
 
 ```python run="one.py"
 ```
@@ -18,7 +18,7 @@ weights: [0.248 0.752]
 ```
 
 The first weight is {{ 0.248 = w[0] }} and there are {{ 2 = n }}.
-'''
+"""
 
 ONE = """
 w = [0.2482, 0.7518]
@@ -33,7 +33,11 @@ def test_a_matching_page_passes(project):
     build = project.build()
     assert build.problems == []
     assert [(c.line, c.documented, c.computed, c.ok) for c in build.checks] == [
-        (7, "0.248", "0.248", True), (7, "0.752", "0.752", True), (10, "0.248", "0.2482", True), (10, "2", "2", True)]
+        (7, "0.248", "0.248", True),
+        (7, "0.752", "0.752", True),
+        (10, "0.248", "0.2482", True),
+        (10, "2", "2", True),
+    ]
 
 
 def test_a_drift_in_an_output_block_names_file_line_documented_and_computed(project):
@@ -175,7 +179,7 @@ def test_rendering_includes_the_code_and_links_ties_to_the_verification_page(pro
     project.snippet("one.py", ONE)
     build = project.build()
     rendered = render(build, "p.md")
-    assert 'title="snippets/one.py"' in rendered and 'w = [0.2482, 0.7518]' in rendered
+    assert 'title="snippets/one.py"' in rendered and "w = [0.2482, 0.7518]" in rendered
     assert "[0.248](verification.md#check-p-10-1 " in rendered and "{ #tie-10-1 .checked-number }" in rendered
     assert "[2](verification.md#check-p-10-2 " in rendered
     assert "run=" not in rendered and "{{" not in rendered
@@ -195,8 +199,6 @@ def test_a_tied_number_may_use_thousands_separators(project):
     project.page("p.md", '```python run="c.py"\n```\n\nWe drew {{ 20,000 = pairs }} pairs, not {{ 20,001 = pairs }}.\n')
     project.snippet("c.py", "pairs = 20000\n")
     assert project.problems() == ["docs/p.md:4: documented 20,001, computed pairs = 20000 (snippets/c.py)"]
-
-
 
 
 def test_check_reads_a_snippet_edited_at_once_to_the_same_size(project, monkeypatch):

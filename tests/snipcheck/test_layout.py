@@ -14,24 +14,30 @@ def test_a_snippets_figures_stand_in_a_folder_named_after_it():
     assert (FIGURES_DIR, VERIFICATION_PAGE) == ("figures", "verification.md")
 
 
-@pytest.mark.parametrize(("page", "src", "target"), [
-    ("02-x.md", "figures/02_steps/steps.svg", "figures/02_steps/steps.svg"),
-    ("part/02-x.md", "../figures/s/a.svg", "figures/s/a.svg"),
-    ("part/02-x.md", "figures/s/a.svg", "part/figures/s/a.svg"),  # relative to the page, as a browser reads it
-    ("02-x.md", "./figures/./s/../s/a.svg", "figures/s/a.svg"),
-])
+@pytest.mark.parametrize(
+    ("page", "src", "target"),
+    [
+        ("02-x.md", "figures/02_steps/steps.svg", "figures/02_steps/steps.svg"),
+        ("part/02-x.md", "../figures/s/a.svg", "figures/s/a.svg"),
+        ("part/02-x.md", "figures/s/a.svg", "part/figures/s/a.svg"),  # relative to the page, as a browser reads it
+        ("02-x.md", "./figures/./s/../s/a.svg", "figures/s/a.svg"),
+    ],
+)
 def test_an_image_link_resolves_from_its_page(page, src, target):
     assert figure_target(page, src) == target
 
 
-@pytest.mark.parametrize(("target", "figure", "stem"), [
-    ("figures/s/a.svg", True, "s"),
-    ("figures/s/deeper/a.svg", True, "s"),
-    ("figures/a.svg", True, None),  # no snippet's folder
-    ("part/figures/s/a.svg", False, None),
-    ("figuresque/s/a.svg", False, None),
-    ("assets/logo.svg", False, None),
-])
+@pytest.mark.parametrize(
+    ("target", "figure", "stem"),
+    [
+        ("figures/s/a.svg", True, "s"),
+        ("figures/s/deeper/a.svg", True, "s"),
+        ("figures/a.svg", True, None),  # no snippet's folder
+        ("part/figures/s/a.svg", False, None),
+        ("figuresque/s/a.svg", False, None),
+        ("assets/logo.svg", False, None),
+    ],
+)
 def test_only_a_path_in_the_figures_folder_is_a_snippets_figure(target, figure, stem):
     assert is_figure(target) is figure
     assert figure_stem(target) == stem

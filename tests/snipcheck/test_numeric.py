@@ -53,8 +53,15 @@ def test_number_accepts_values_within_its_printed_precision(documented, computed
 
 @pytest.mark.parametrize(
     ("documented", "computed", "expected"),
-    [("0.248", 0.30123, "0.301"), ("256", 300, "300"), ("1033.0", 1032.51, "1032.5"), ("-0.5", -0.04, "0.0"),
-     ("0.00", -0.001, "0.00"), ("1e-12", 3.2e-12, "3e-12"), ("2.50e3", 2612.0, "2.61e+03")],
+    [
+        ("0.248", 0.30123, "0.301"),
+        ("256", 300, "300"),
+        ("1033.0", 1032.51, "1032.5"),
+        ("-0.5", -0.04, "0.0"),
+        ("0.00", -0.001, "0.00"),
+        ("1e-12", 3.2e-12, "3e-12"),
+        ("2.50e3", 2612.0, "2.61e+03"),
+    ],
 )
 def test_format_like_keeps_the_documented_precision(documented, computed, expected):
     assert Number(documented).format_like(computed) == expected
@@ -110,8 +117,11 @@ def test_tokenize_and_compare_output_remember_nothing_a_caller_can_change():
 # (documented output, computed output, the drifts the user is shown as (documented, computed))
 OUTPUTS = [
     # the planted layer_norm bug: numpy's "1." is exact at the array's precision
-    ("row stds of out: [1. 1. 1. 1.]", "row stds of out: [0.823 0.842 0.733 0.581]",
-     [("1.", "0.823"), ("1.", "0.842"), ("1.", "0.733"), ("1.", "0.581")]),
+    (
+        "row stds of out: [1. 1. 1. 1.]",
+        "row stds of out: [0.823 0.842 0.733 0.581]",
+        [("1.", "0.823"), ("1.", "0.842"), ("1.", "0.733"), ("1.", "0.581")],
+    ),
     ("[1.    0.802]", "[0.998 0.802]", [("1.", "0.998")]),
     ("[[1.    0.5  ]\n [0.    1.   ]]", "[[1.    0.5  ]\n [0.06  1.   ]]", [("0.", "0.06")]),
     ("[1. 0.]", "[1.0000001 0.]", [("1.", "1.0000001")]),
@@ -163,10 +173,13 @@ def test_the_same_numbers_printed_differently_pass(documented, computed):
 
 
 @pytest.mark.hostile
-@pytest.mark.parametrize(("text", "low", "high"), [
-    ("1.", "0.999999995", "1.000000005"),  # alone: exact at numpy's print precision
-    ("-2.", "-2.000000005", "-1.999999995"),
-])
+@pytest.mark.parametrize(
+    ("text", "low", "high"),
+    [
+        ("1.", "0.999999995", "1.000000005"),  # alone: exact at numpy's print precision
+        ("-2.", "-2.000000005", "-1.999999995"),
+    ],
+)
 def test_a_trailing_dot_alone_is_exact_to_numpys_precision(text, low, high):
     [token] = tokenize(text)
     assert tuple(str(x) for x in token.number.interval()) == (low, high)

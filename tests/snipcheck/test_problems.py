@@ -7,12 +7,15 @@ import pytest
 from snipcheck.problems import MESSAGE_LIMIT, Problem, ProblemKind, cut
 
 
-@pytest.mark.parametrize(("text", "limit", "shown"), [
-    ("abc", 3, "abc"),
-    ("abcd", 3, "abc… (cut: 1 more characters)"),
-    ("", 0, ""),
-    ("x" * 10, 0, "… (cut: 10 more characters)"),
-])
+@pytest.mark.parametrize(
+    ("text", "limit", "shown"),
+    [
+        ("abc", 3, "abc"),
+        ("abcd", 3, "abc… (cut: 1 more characters)"),
+        ("", 0, ""),
+        ("x" * 10, 0, "… (cut: 10 more characters)"),
+    ],
+)
 def test_cut_keeps_the_start_and_says_how_much_is_cut(text, limit, shown):
     assert cut(text, limit) == shown
 

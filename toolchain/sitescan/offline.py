@@ -45,16 +45,36 @@ FETCHED_ATTRS = {
 }
 # <link rel=...> values that only describe a relation; every other rel (stylesheet, icon,
 # preload, modulepreload, manifest, prefetch...) makes the browser fetch the href.
-LINK_NOT_FETCHED = {"canonical", "alternate", "author", "license", "me", "nofollow", "next", "prev", "help",
-                    "bookmark", "external", "noopener", "noreferrer", "search", "tag", "privacy-policy",
-                    "terms-of-service"}
+LINK_NOT_FETCHED = {
+    "canonical",
+    "alternate",
+    "author",
+    "license",
+    "me",
+    "nofollow",
+    "next",
+    "prev",
+    "help",
+    "bookmark",
+    "external",
+    "noopener",
+    "noreferrer",
+    "search",
+    "tag",
+    "privacy-policy",
+    "terms-of-service",
+}
 REMOTE = re.compile(r"^\s*(?:https?:)?//", re.IGNORECASE)
-CSS_FETCHES = re.compile(r"""url\(\s*(["']?)\s*(?P<url>[^"')\s]+)|@import\s+(?:url\()?\s*["']?(?P<imp>[^"')\s;]+)""",
-                         re.IGNORECASE)
+CSS_FETCHES = re.compile(
+    r"""url\(\s*(["']?)\s*(?P<url>[^"')\s]+)|@import\s+(?:url\()?\s*["']?(?P<imp>[^"')\s;]+)""", re.IGNORECASE
+)
 # In JavaScript, the loads a script can spell as a literal URL.
-JS_FETCHES = re.compile(r"""(?:importScripts|fetch|import|new\s+Worker|\.open\s*\(\s*["'][A-Z]+["']\s*,)"""
-                        r"""\s*\(?\s*["'`]"""
-                        r"""(?P<url>(?:https?:)?//[^"'`\s]+)""", re.IGNORECASE)
+JS_FETCHES = re.compile(
+    r"""(?:importScripts|fetch|import|new\s+Worker|\.open\s*\(\s*["'][A-Z]+["']\s*,)"""
+    r"""\s*\(?\s*["'`]"""
+    r"""(?P<url>(?:https?:)?//[^"'`\s]+)""",
+    re.IGNORECASE,
+)
 HTML_SUFFIXES = (".html", ".htm", ".xhtml", ".svg")
 CSS_SUFFIXES = (".css",)
 JS_SUFFIXES = (".js", ".mjs")
@@ -167,8 +187,11 @@ _PARTS = re.compile(  # one "<" first: most of a page's tags are rejected at the
     r"<(?:!--.*?-->"
     r"|style" + _TAG_BODY + r"(?P<css>.*?)</style\s*>"
     r"|(?P<script>script" + _TAG_BODY + r").*?</script\s*>"
-    r"|(?P<tag>(?:" + "|".join(sorted(set(FETCHED_ATTRS) | {"link", "meta"}, key=len, reverse=True)) + r")"
-    + _TAG_BODY + "))",
+    r"|(?P<tag>(?:"
+    + "|".join(sorted(set(FETCHED_ATTRS) | {"link", "meta"}, key=len, reverse=True))
+    + r")"
+    + _TAG_BODY
+    + "))",
     re.IGNORECASE | re.DOTALL,
 )
 _STYLE_ATTR = re.compile(r"""\sstyle\s*=\s*(?:"(?P<double>[^"]*)"|'(?P<single>[^']*)')""", re.IGNORECASE)
@@ -189,12 +212,16 @@ def remote_html_fetches(html: str) -> list[tuple[int, str, str]]:
         if part["css"] is not None:
             css = part["css"]
             start = part.start("css") - part.start()
-            found += [(line + text.count("\n", 0, start + css.find(url)) + 1, "inline CSS", url)
-                      for url in css_urls(css) if is_remote(url)]
+            found += [
+                (line + text.count("\n", 0, start + css.find(url)) + 1, "inline CSS", url)
+                for url in css_urls(css)
+                if is_remote(url)
+            ]
         elif part["script"] is not None or part["tag"] is not None:
             tag = "<" + part["script"] if part["script"] is not None else text
-            found += [(line + at, what, url) for at, what, url in html_fetches(tag) if is_remote(url)
-                      if what != "inline CSS"]  # style attributes: below, for every tag alike
+            found += [
+                (line + at, what, url) for at, what, url in html_fetches(tag) if is_remote(url) if what != "inline CSS"
+            ]  # style attributes: below, for every tag alike
     for attr in _STYLE_ATTR.finditer(html):
         value = attr["double"] if attr["double"] is not None else attr["single"]
         if "//" not in value or any(a <= attr.start() < b for a, b in passed_over):
@@ -234,6 +261,11 @@ def scan(site: Path) -> tuple[list[Fetch], int]:
 
 def main(site: str) -> int:
     """Exit 0: nothing fetched from another host; 1: each fetch listed; 2: not a site folder."""
-    return report("offline", site, scan, "HTML, CSS or JavaScript",
-                  lambda n, files: f"{n} fetch(es) from another host in {files} files: the site must work offline",
-                  lambda files: f"{files} files read, nothing fetched from another host")
+    return report(
+        "offline",
+        site,
+        scan,
+        "HTML, CSS or JavaScript",
+        lambda n, files: f"{n} fetch(es) from another host in {files} files: the site must work offline",
+        lambda files: f"{files} files read, nothing fetched from another host",
+    )

@@ -15,8 +15,14 @@ def site_files(site: Path, suffixes: tuple[str, ...]) -> Iterator[tuple[Path, st
             yield path, path.read_bytes().decode("utf-8", "replace")
 
 
-def report(name: str, site: str, scan: Callable[[Path], tuple[list, int]], holds: str,
-           failed: Callable[[int, int], str], clean: Callable[[int], str]) -> int:
+def report(
+    name: str,
+    site: str,
+    scan: Callable[[Path], tuple[list, int]],
+    holds: str,
+    failed: Callable[[int, int], str],
+    clean: Callable[[int], str],
+) -> int:
     """Run ``scan`` on the folder ``site`` and print what it found, as ``sitescan NAME`` does ->
     the exit code. ``holds`` names the files a built site holds; ``failed(findings, files)`` and
     ``clean(files)`` say the verdict."""

@@ -29,9 +29,46 @@ HTML_SUFFIXES = (".html", ".htm", ".xhtml")
 SHOWN_ATTRS = ("alt", "title", "aria-label", "placeholder")
 HIDDEN = {"script", "style", "template"}
 # Elements that end a run of text: a tie is read within one block, never across two.
-BLOCKS = {"address", "article", "aside", "blockquote", "body", "br", "dd", "details", "div", "dl", "dt", "figcaption",
-          "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "head", "header", "hr", "li", "main", "nav",
-          "ol", "p", "pre", "section", "summary", "table", "td", "th", "title", "tr", "ul"}
+BLOCKS = {
+    "address",
+    "article",
+    "aside",
+    "blockquote",
+    "body",
+    "br",
+    "dd",
+    "details",
+    "div",
+    "dl",
+    "dt",
+    "figcaption",
+    "figure",
+    "footer",
+    "form",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "head",
+    "header",
+    "hr",
+    "li",
+    "main",
+    "nav",
+    "ol",
+    "p",
+    "pre",
+    "section",
+    "summary",
+    "table",
+    "td",
+    "th",
+    "title",
+    "tr",
+    "ul",
+}
 _BREAK = "\x00"
 TIE = re.compile(r"\{\{(?P<inner>[^{}\x00]{1,400}?)\}\}")
 _OPERATOR = re.compile(r"[=@~]")
@@ -129,7 +166,14 @@ def scan(site: Path) -> tuple[list[Survivor], int]:
 
 def main(site: str) -> int:
     """Exit 0: no tie left; 1: each tie listed; 2: not a site folder."""
-    return report("ties", site, scan, "HTML",
-                  lambda n, files: f"{n} tie(s) left as written in {files} HTML files: the builder did not "
-                  "run the snipcheck plugin on them (or build from `python -m snipcheck render`)",
-                  lambda files: f"{files} HTML files read, no tie left as written")
+    return report(
+        "ties",
+        site,
+        scan,
+        "HTML",
+        lambda n, files: (
+            f"{n} tie(s) left as written in {files} HTML files: the builder did not "
+            "run the snipcheck plugin on them (or build from `python -m snipcheck render`)"
+        ),
+        lambda files: f"{files} HTML files read, no tie left as written",
+    )

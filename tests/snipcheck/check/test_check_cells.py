@@ -40,8 +40,10 @@ def test_every_cell_shown_once_in_order_passes_and_ties_may_name_any_cell(projec
 
 def test_each_output_block_is_checked_against_its_own_cell_alone(project):
     problems = _problems(project, _block("data", "y is 6"), _block("model", "x is 2"), _block("report"))
-    assert problems == ["docs/p.md:7: documented y is 6, computed x is 2 (snippets/s.py)",
-                        "docs/p.md:14: documented x is 2, computed y is 6 (snippets/s.py)"]
+    assert problems == [
+        "docs/p.md:7: documented y is 6, computed x is 2 (snippets/s.py)",
+        "docs/p.md:14: documented x is 2, computed y is 6 (snippets/s.py)",
+    ]
 
 
 def test_the_whole_file_may_still_be_shown_in_one_block_against_all_its_output(project):
@@ -50,15 +52,18 @@ def test_the_whole_file_may_still_be_shown_in_one_block_against_all_its_output(p
 
 def test_a_cell_that_prints_needs_its_output_block(project):
     problems = _problems(project, _block("data", "x is 2"), _block("model"), _block("report"))
-    assert problems == ["docs/p.md:10: cell 'model' prints output that the page never documents: "
-                        "add an ```output block after the run block (snippets/s.py)"]
+    assert problems == [
+        "docs/p.md:10: cell 'model' prints output that the page never documents: add an ```output block after the run block (snippets/s.py)"
+    ]
 
 
 @pytest.mark.hostile
 def test_a_cell_never_shown_is_refused_naming_it(project):
     problems = _problems(project, _block("data", "x is 2"), _block("report"))
-    assert problems == ["docs/p.md:3: cell 'model' (line 5 of the file) is never shown on this page, but it runs: "
-                        'show every cell, with a run block cell="NAME" (fold it in a ??? block if it is bookkeeping) (snippets/s.py)']
+    assert problems == [
+        "docs/p.md:3: cell 'model' (line 5 of the file) is never shown on this page, but it runs: "
+        'show every cell, with a run block cell="NAME" (fold it in a ??? block if it is bookkeeping) (snippets/s.py)'
+    ]
 
 
 @pytest.mark.hostile
@@ -76,8 +81,9 @@ def test_the_whole_file_beside_one_of_its_cells_shows_that_cell_twice(project):
 @pytest.mark.hostile
 def test_cells_out_of_order_are_refused(project):
     problems = _problems(project, _block("model", "y is 6"), _block("data", "x is 2"), _block("report"))
-    assert problems == ["docs/p.md:10: cell 'data' is shown after cell 'model', but runs before it: "
-                        "show the cells in the order they run (snippets/s.py)"]
+    assert problems == [
+        "docs/p.md:10: cell 'data' is shown after cell 'model', but runs before it: show the cells in the order they run (snippets/s.py)"
+    ]
 
 
 @pytest.mark.hostile
@@ -89,8 +95,10 @@ def test_an_unknown_cell_is_refused_with_the_names_that_exist(project):
 @pytest.mark.hostile
 def test_a_cell_of_a_file_without_cells_is_refused(project):
     problems = _problems(project, _block("data", "1"), snippet="print(1)\n")
-    assert problems == ["docs/p.md:3: cell='data', but the file has no cells (no `# %% NAME` line): "
-                        "split it into cells, or show it whole without cell= (snippets/s.py)"]
+    assert problems == [
+        "docs/p.md:3: cell='data', but the file has no cells (no `# %% NAME` line): "
+        "split it into cells, or show it whole without cell= (snippets/s.py)"
+    ]
 
 
 @pytest.mark.hostile

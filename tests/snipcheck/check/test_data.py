@@ -24,15 +24,18 @@ def test_a_closing_script_tag_in_a_string_cannot_end_the_element():
 
 
 @pytest.mark.hostile
-@pytest.mark.parametrize(("data", "message"), [
-    (b'{"w": [0.5, NaN]}', "holds NaN, which is not JSON (write finite numbers only)"),
-    (b'{"w": Infinity}', "holds Infinity, which is not JSON (write finite numbers only)"),
-    (b'{"w": [-Infinity]}', "holds -Infinity, which is not JSON (write finite numbers only)"),
-    (b'{"w": {"x": [1, 1e999]}}', "holds inf at $.w.x[1], which is not a finite number"),
-    (b'{"w": [0.5,', "is not valid JSON: Expecting value at line 1, column 12"),
-    (b"", "is not valid JSON: Expecting value at line 1, column 1"),
-    (b'{"w": "\xff"}', "is not UTF-8 text (invalid start byte at byte 7)"),
-])
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b'{"w": [0.5, NaN]}', "holds NaN, which is not JSON (write finite numbers only)"),
+        (b'{"w": Infinity}', "holds Infinity, which is not JSON (write finite numbers only)"),
+        (b'{"w": [-Infinity]}', "holds -Infinity, which is not JSON (write finite numbers only)"),
+        (b'{"w": {"x": [1, 1e999]}}', "holds inf at $.w.x[1], which is not a finite number"),
+        (b'{"w": [0.5,', "is not valid JSON: Expecting value at line 1, column 12"),
+        (b"", "is not valid JSON: Expecting value at line 1, column 1"),
+        (b'{"w": "\xff"}', "is not UTF-8 text (invalid start byte at byte 7)"),
+    ],
+)
 def test_what_is_not_finite_json_is_refused(data, message):
     with pytest.raises(DataError) as caught:
         canonical(data)

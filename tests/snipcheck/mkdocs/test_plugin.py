@@ -31,8 +31,9 @@ def _without_snipcheck_settings() -> dict[str, str]:
 
 def _mkdocs_build(root):
     env = {**_without_snipcheck_settings(), "NO_MKDOCS_2_WARNING": "1"}
-    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "-d", str(root / "out")], cwd=root,
-                          env=env, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "-d", str(root / "out")], cwd=root, env=env, capture_output=True, text=True, timeout=120
+    )
 
 
 def test_a_matching_site_builds_with_its_verification_page(site):
@@ -54,8 +55,9 @@ def test_a_drift_fails_mkdocs_build_without_strict_and_writes_no_page(site):
 
 def _snipcheck_check(root, **env):
     env = {**_without_snipcheck_settings(), **env}
-    return subprocess.run([sys.executable, "-m", "snipcheck", "check", "--root", str(root)], cwd=root,
-                          env=env, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "snipcheck", "check", "--root", str(root)], cwd=root, env=env, capture_output=True, text=True, timeout=120
+    )
 
 
 @pytest.mark.parametrize(("twice", "ran", "cached"), [({}, 0, 1), ({"SNIPCHECK_TWICE": "true"}, 1, 0)])
@@ -119,8 +121,7 @@ def _page(files, uri):
 
 @pytest.mark.hostile
 def test_under_serve_a_looping_snippet_does_not_hold_the_build(project, serve_plugin):
-    project.page("loop.md", '# Loop\n\n```python run="loop.py" timeout=3\n```\n\nIt is {{ 1 = x }}.\n\n'
-                            '![A loop](figures/loop/loop.svg)\n')
+    project.page("loop.md", '# Loop\n\n```python run="loop.py" timeout=3\n```\n\nIt is {{ 1 = x }}.\n\n![A loop](figures/loop/loop.svg)\n')
     project.snippet("loop.py", "while True:\n    pass\n")
     config, plugins, plugin = serve_plugin()
     done = []
@@ -188,8 +189,9 @@ def test_a_tie_the_page_shows_as_written_fails_mkdocs_build_at_its_source_line(s
     site.page("p.md", PAGE % "0.5" + "\nAnd &#123;&#123; 0.7 = x &#125;&#125; shows as written.\n")
     run = _mkdocs_build(site.root)
     assert run.returncode != 0, run.stderr
-    assert "snipcheck: 1 tie(s) not shown as a checked number:\ndocs/p.md:12: a tie shows on the page as written, " \
-           "unchecked: {{ 0.7 = x }}" in run.stderr, run.stderr
+    assert (
+        "snipcheck: 1 tie(s) not shown as a checked number:\ndocs/p.md:12: a tie shows on the page as written, unchecked: {{ 0.7 = x }}" in run.stderr
+    ), run.stderr
 
 
 @pytest.mark.hostile
@@ -198,8 +200,7 @@ def test_a_build_logs_a_run_never_cached_once_with_why(site):
     site.page("p.md", PAGE % "0.5")
     run = _mkdocs_build(site.root)
     assert run.returncode == 0, run.stderr
-    line = ("snipcheck: snippets/one.py is run every build, never cached: its output may depend on the clock "
-            "(time.time() at snippets/one.py:2)")
+    line = "snipcheck: snippets/one.py is run every build, never cached: its output may depend on the clock (time.time() at snippets/one.py:2)"
     assert run.stderr.count(line) == 1, run.stderr
 
 

@@ -47,9 +47,14 @@ class Served:
         self.port, self.log = _port(), log
         env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
         self.output = open(log, "wb")  # noqa: SIM115 - closed by close()
-        self.process = subprocess.Popen([sys.executable, "-m", builder, "serve", *flags, "-a", f"127.0.0.1:{self.port}"],
-                                        cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=self.output,
-                                        stderr=subprocess.STDOUT)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", builder, "serve", *flags, "-a", f"127.0.0.1:{self.port}"],
+            cwd=root,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=self.output,
+            stderr=subprocess.STDOUT,
+        )
 
     def get(self, path: str, timeout: float = 10) -> str:
         with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/{path}", timeout=timeout) as response:
@@ -67,8 +72,7 @@ class Served:
             except OSError:
                 pass
             time.sleep(0.1)
-        raise AssertionError(f"/{path} never showed {texts} (without {absent!r}):\n{page[-2000:]}\n"
-                             f"{self.log.read_text(errors='replace')[-3000:]}")
+        raise AssertionError(f"/{path} never showed {texts} (without {absent!r}):\n{page[-2000:]}\n{self.log.read_text(errors='replace')[-3000:]}")
 
     def last_summary(self) -> tuple[int, int]:
         """(run, from cache) of the last rebuild's snipcheck summary line."""
@@ -117,8 +121,9 @@ def _gone(processes: list[psutil.Process], seconds: float) -> list[psutil.Proces
 # make serve runs `mkdocs serve --dirty`: MkDocs rebuilds only the pages it finds modified, and
 # the plugin has to add those whose snippet changed under an unchanged page (strict, as the site).
 # ProperDocs, the fallback builder, logs the dirty-build notice on a logger of its own.
-@pytest.fixture(params=[("mkdocs", ()), ("mkdocs", ("--dirty",)), ("properdocs", ("--dirty",))],
-                ids=["serve", "serve --dirty", "properdocs serve --dirty"])
+@pytest.fixture(
+    params=[("mkdocs", ()), ("mkdocs", ("--dirty",)), ("properdocs", ("--dirty",))], ids=["serve", "serve --dirty", "properdocs serve --dirty"]
+)
 def served(project, tmp_path_factory, request, mkdocs_yml):
     builder, flags = request.param
     # ProperDocs ships no default theme: it builds with the site's (Material, no web fonts).
@@ -244,13 +249,13 @@ def test_a_run_that_ends_before_the_server_watches_still_rebuilds_the_site(proje
             time.sleep(0.05)
         return plugin.trigger.path.stat().st_mtime_ns != before
 
-    assert touched_only_once_the_watcher_runs(lambda: plugin.on_serve(server, config=None, builder=None)), \
-        "the run's end never triggered a rebuild"
+    assert touched_only_once_the_watcher_runs(lambda: plugin.on_serve(server, config=None, builder=None)), "the run's end never triggered a rebuild"
     assert str(plugin.trigger.path) in server.watched
     assert runner.take_unannounced() == set()  # handed out once
     # A run that ends after on_serve but before the watcher runs: the same wait, then the touch.
-    assert touched_only_once_the_watcher_runs(lambda: runner.on_background_done("slow.py")), \
+    assert touched_only_once_the_watcher_runs(lambda: runner.on_background_done("slow.py")), (
         "a run ending before the watcher ran never triggered a rebuild"
+    )
     touched = plugin.trigger.path.stat().st_mtime_ns
     time.sleep(0.05)
     runner.on_background_done("slow.py")  # once the watcher runs, at once
@@ -266,8 +271,7 @@ def test_a_real_mkdocs_serve_keeps_answering_through_a_raising_and_a_looping_sni
     import urllib.request
 
     config = mkdocs_yml(notebooks_dir="notebooks", serve_wait=1).replace("site_name: t", "site_name: t\nstrict: true")
-    (project.root / "mkdocs.yml").write_text(config,
-                                             encoding="utf-8")
+    (project.root / "mkdocs.yml").write_text(config, encoding="utf-8")
     project.page("ok.md", '# OK\n\n```python run="ok.py"\n```\n')
     project.snippet("ok.py", "x = 1\n")
     project.page("bad.md", '# Bad\n\n```python run="bad.py"\n```\n\n![A plot](figures/bad/plot.svg)\n')
@@ -276,9 +280,14 @@ def test_a_real_mkdocs_serve_keeps_answering_through_a_raising_and_a_looping_sni
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     log = open(tmp_path / "serve.log", "wb")
-    server = subprocess.Popen([sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"], cwd=project.root,
-                              env={**__import__("os").environ, "NO_MKDOCS_2_WARNING": "1"}, stdout=log,
-                              stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "mkdocs", "serve", "-a", f"127.0.0.1:{port}"],
+        cwd=project.root,
+        env={**__import__("os").environ, "NO_MKDOCS_2_WARNING": "1"},
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+    )
 
     def page_with(path, text, timeout=90):
         deadline = time.monotonic() + timeout
@@ -310,8 +319,10 @@ def test_a_real_mkdocs_serve_keeps_answering_through_a_raising_and_a_looping_sni
         log.close()
 
 
-NOTICE = ("A 'dirty' build is being performed, this will likely lead to inaccurate navigation and other"
-          " links within your site. This option is designed for site development purposes only.")
+NOTICE = (
+    "A 'dirty' build is being performed, this will likely lead to inaccurate navigation and other"
+    " links within your site. This option is designed for site development purposes only."
+)
 
 
 class _Caught(logging.Handler):

@@ -13,8 +13,7 @@ SOURCE = "# %% data\nx = 1\n\n\n# %% model\n\ny = x + 1\nprint(y)\n\n"
 def test_a_file_splits_at_its_markers_with_the_blank_lines_around_each_cell_dropped():
     cells = split_cells(SOURCE)
     assert cells.problems == ()
-    assert [(c.name, c.line, c.end_line, c.code) for c in cells.cells] == [
-        ("data", 1, 4, "x = 1\n"), ("model", 5, 9, "y = x + 1\nprint(y)\n")]
+    assert [(c.name, c.line, c.end_line, c.code) for c in cells.cells] == [("data", 1, 4, "x = 1\n"), ("model", 5, 9, "y = x + 1\nprint(y)\n")]
     assert cell_code(SOURCE, "model") == "y = x + 1\nprint(y)\n"
     assert cell_code(SOURCE, "nope") is None
 
@@ -25,8 +24,9 @@ def test_every_line_that_is_not_a_marker_or_blank_is_in_exactly_one_cell():
     assert sorted(shown) == sorted(line for line in lines if line.strip() and not line.startswith("# %%"))
 
 
-@pytest.mark.parametrize("source", ["x = 1\nprint(x)\n", "", "# % one percent sign\n", "x = 1  # %% not at the start\n",
-                                    "def f():\n    # %% indented\n    pass\n"])
+@pytest.mark.parametrize(
+    "source", ["x = 1\nprint(x)\n", "", "# % one percent sign\n", "x = 1  # %% not at the start\n", "def f():\n    # %% indented\n    pass\n"]
+)
 def test_a_file_without_markers_has_no_cells(source):
     assert split_cells(source).cells == () and split_cells(source).problems == ()
 
@@ -40,17 +40,20 @@ def test_a_marker_inside_a_string_is_not_a_cell():
 
 
 @pytest.mark.hostile
-@pytest.mark.parametrize(("source", "line", "message"), [
-    ("import numpy\n# %% a\nx = 1\n", 1, "comes before the first `# %% NAME` line"),
-    ("# %% a\nx = 1\n# %% a\ny = 2\n", 3, "a second cell named 'a' (the first starts at line 1)"),
-    ("# %% a\n# %% b\nx = 1\n", 1, "cell 'a' is empty"),
-    ("# %% a\nx = 1\n# %% b\n\n", 3, "cell 'b' is empty"),
-    ("# %%\nx = 1\n", 1, "one word of letters, digits, _ and -"),
-    ("# %% two words\nx = 1\n", 1, "one word"),
-    ("# %% [markdown]\nx = 1\n", 1, "one word"),
-    ("# %% a\ndef f():\n    x = 1\n# %% b\n    return x\n", 4, "cuts the statement of lines 2-5 in two"),
-    ("# %% a\n@staticmethod\n# %% b\ndef f():\n    pass\n", 3, "cuts the statement of lines 2-5 in two"),
-])
+@pytest.mark.parametrize(
+    ("source", "line", "message"),
+    [
+        ("import numpy\n# %% a\nx = 1\n", 1, "comes before the first `# %% NAME` line"),
+        ("# %% a\nx = 1\n# %% a\ny = 2\n", 3, "a second cell named 'a' (the first starts at line 1)"),
+        ("# %% a\n# %% b\nx = 1\n", 1, "cell 'a' is empty"),
+        ("# %% a\nx = 1\n# %% b\n\n", 3, "cell 'b' is empty"),
+        ("# %%\nx = 1\n", 1, "one word of letters, digits, _ and -"),
+        ("# %% two words\nx = 1\n", 1, "one word"),
+        ("# %% [markdown]\nx = 1\n", 1, "one word"),
+        ("# %% a\ndef f():\n    x = 1\n# %% b\n    return x\n", 4, "cuts the statement of lines 2-5 in two"),
+        ("# %% a\n@staticmethod\n# %% b\ndef f():\n    pass\n", 3, "cuts the statement of lines 2-5 in two"),
+    ],
+)
 def test_a_malformed_cell_is_refused_at_its_line(source, line, message):
     problems = split_cells(source).problems
     assert any(at == line and message in text for at, text in problems), problems
@@ -66,5 +69,5 @@ def test_crlf_line_endings_count_lines_as_the_file_has_them():
 
 
 def test_a_file_that_does_not_tokenize_is_still_split_line_by_line():
-    cells = split_cells('# %% a\nx = (\n# %% b\ny = 2\n')
+    cells = split_cells("# %% a\nx = (\n# %% b\ny = 2\n")
     assert [c.name for c in cells.cells] == ["a", "b"]

@@ -6,7 +6,7 @@ import pytest
 
 from snipcheck.read.page import parse
 
-PAGE = '''# Title
+PAGE = """# Title
 
 ```python run="a.py" timeout=5
 ```
@@ -22,7 +22,7 @@ Not a tie: `{{ 1 = x }}`.
 ```
 
 ![A figure](figures/a/f.svg)
-'''
+"""
 
 
 def test_a_page_is_read_with_line_numbers():
@@ -31,8 +31,7 @@ def test_a_page_is_read_with_line_numbers():
     first, second = doc.runs
     assert (first.snippet, first.line, first.timeout, first.output.line, first.output.text) == ("a.py", 3, 5.0, 6, "x 1")
     assert (second.snippet, second.live, second.indent, second.output) == ("c.py", True, "", None)
-    assert [(t.line, t.documented, t.op, getattr(t, "snippet", None), t.ref.expr if hasattr(t, "ref") else None)
-            for t in doc.ties] == [
+    assert [(t.line, t.documented, t.op, getattr(t, "snippet", None), t.ref.expr if hasattr(t, "ref") else None) for t in doc.ties] == [
         (10, "0.5", "=", "a.py", "x"),
         (10, "[1, 2]", "=", "b.py", "y[0]"),
         (10, "27.3", "@", None, None),
@@ -103,12 +102,15 @@ def test_a_tie_markdown_renders_as_prose_is_checked(project, capsys, text, line)
 
 
 @pytest.mark.hostile
-@pytest.mark.parametrize(("text", "line", "message"), [
-    ("*[HTML]: Hyper Text {{ 4 = x }}\n\nHTML\n", 4, "a tie in an abbreviation's definition, which shows only as a tooltip"),
-    ("<center>{{ 4 = x }}</center>\n", 4, "a tie inside a raw HTML block, which Markdown does not render"),
-    ("<details>\n<summary>{{ 4 = x }}</summary>\n</details>\n", 5, "a tie inside a raw HTML block, which Markdown does not render"),
-    ("- item\n\n        {{ 4 = x }} is code inside the list item\n", 6, "a tie in an indented code block"),
-])
+@pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [
+        ("*[HTML]: Hyper Text {{ 4 = x }}\n\nHTML\n", 4, "a tie in an abbreviation's definition, which shows only as a tooltip"),
+        ("<center>{{ 4 = x }}</center>\n", 4, "a tie inside a raw HTML block, which Markdown does not render"),
+        ("<details>\n<summary>{{ 4 = x }}</summary>\n</details>\n", 5, "a tie inside a raw HTML block, which Markdown does not render"),
+        ("- item\n\n        {{ 4 = x }} is code inside the list item\n", 6, "a tie in an indented code block"),
+    ],
+)
 def test_a_tie_markdown_does_not_render_as_prose_is_refused(text, line, message):
     problems = parse('```python run="a.py"\n```\n\n' + text, "docs/p.md").problems
     assert [str(p) for p in problems] == [f"docs/p.md:{line}: {problems[0].message}"] and message in problems[0].message

@@ -40,8 +40,10 @@ def test_crlf_and_lone_cr_count_as_mkdocs_counts_them(project, newline):
     text = '# P\n\n```python run="s.py"\n```\n\n```output\n1\n2\n```\n\nIt is {{ 1 = x }}.\n'.replace("\n", newline)
     (project.root / "docs" / "p.md").write_bytes(text.encode())
     project.snippet("s.py", "x = 2\nprint(1)\nprint(3)\n")
-    assert project.problems() == ["docs/p.md:8: documented 2, computed 3 (snippets/s.py)",
-                                  "docs/p.md:11: documented 1, computed x = 2 (snippets/s.py)"]
+    assert project.problems() == [
+        "docs/p.md:8: documented 2, computed 3 (snippets/s.py)",
+        "docs/p.md:11: documented 1, computed x = 2 (snippets/s.py)",
+    ]
 
 
 @pytest.mark.hostile

@@ -78,7 +78,7 @@ ACCEPTED = [
     (RUN + "costs $5 and {{ 1 = x }} and $6\n", [(4, "1")]),  # not math for arithmatex
     (RUN + "{{ 1 = a }} and {{ 2 = b }}\n", [(4, "1"), (4, "2")]),
     (RUN + '!!! note "Title"\n    body with {{ 1 = x }}\n', [(5, "1")]),
-    (RUN + '!!! note\n\n    body with {{ 1 = x }}\n', [(6, "1")]),
+    (RUN + "!!! note\n\n    body with {{ 1 = x }}\n", [(6, "1")]),
     (RUN + "- item\n\n    continued {{ 1 = x }}\n", [(6, "1")]),
     (RUN + "<div markdown>\n{{ 1 = x }}\n</div>\n", [(5, "1")]),
     (RUN + "a `{{ 1 = x }}` code span is text\n", []),
@@ -107,7 +107,8 @@ def test_a_bad_tie_does_not_swallow_the_next_one_on_its_line():
 
     doc = parse(RUN + "{{ bad }} and {{ 2 = b }}\n", "docs/p.md")
     assert [str(p) for p in doc.problems] == [
-        "docs/p.md:4: cannot read '{{ bad }}': write {{ NUMBER = NAME }}, {{ NUMBER @ SOURCE }} or {{ LOW..HIGH ~ NAME }}"]
+        "docs/p.md:4: cannot read '{{ bad }}': write {{ NUMBER = NAME }}, {{ NUMBER @ SOURCE }} or {{ LOW..HIGH ~ NAME }}"
+    ]
     assert [(t.documented, t.ref.expr) for t in doc.ties] == [("2", "b")]
 
 
@@ -128,7 +129,7 @@ AS_WRITTEN = [
 def test_tie_texts_reads_what_the_checker_reads(text, expected):
     found = tie_texts(text)
     assert [(t.documented, t.op, t.ref) for t in found] == expected
-    assert [text[t.start: t.end].startswith("{{") and text[t.start: t.end].endswith("}}") for t in found] == [True] * len(found)
+    assert [text[t.start : t.end].startswith("{{") and text[t.start : t.end].endswith("}}") for t in found] == [True] * len(found)
 
 
 def test_replace_ties_keeps_the_text_around_each_tie():

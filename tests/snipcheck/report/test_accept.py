@@ -14,7 +14,7 @@ from snipcheck.cli import main
 from snipcheck.report import accept as accept_module
 from snipcheck.report.accept import unified_diff
 
-PAGE = '''# P
+PAGE = """# P
 
 Some prose with 7 typed words.
 
@@ -26,7 +26,7 @@ weights: [0.100 0.900]
 ```
 
 The first weight is {{ 0.10 = w[0] }}, the list {{ [0.1, 0.9] = w }}; quoted {{ 27.3 @ a paper }}.
-'''
+"""
 
 
 def test_accept_rewrites_drifted_values_and_nothing_else(project):
@@ -35,8 +35,7 @@ def test_accept_rewrites_drifted_values_and_nothing_else(project):
     build = project.build()
     doc = build.docs["p.md"]
     after = accepted_text(doc, build)
-    assert after == PAGE.replace("[0.100 0.900]", "[0.248 0.752]").replace("{{ 0.10 =", "{{ 0.25 =").replace(
-        "[0.1, 0.9] = w", "[0.2, 0.8] = w")
+    assert after == PAGE.replace("[0.100 0.900]", "[0.248 0.752]").replace("{{ 0.10 =", "{{ 0.25 =").replace("[0.1, 0.9] = w", "[0.2, 0.8] = w")
     diff = unified_diff("docs/p.md", doc.text, after)
     changed = [line for line in diff.splitlines()[2:] if line[:1] in "+-"]
     assert len(changed) == 4  # two lines out, two lines in

@@ -21,13 +21,16 @@ def built(project):
     project.module("pkg/__init__.py", "")
     project.module("pkg/m.py", "X = 1\n")
     project.snippet("a.py", "from pkg.m import X\nvalue = X\nprint(value)\n")
-    project.snippet("b.py", """
+    project.snippet(
+        "b.py",
+        """
         import matplotlib.pyplot as plt
 
         fig, ax = plt.subplots()
         ax.bar([0, 1], [1, 2])
         fig.savefig("bars.svg")
-        """)
+        """,
+    )
     return project
 
 
@@ -64,12 +67,15 @@ def test_each_cell_shows_what_its_verified_run_printed_and_drew(built):
 
 def test_a_png_figure_is_stored_as_base64_and_other_files_are_not_images(project):
     project.page("p.md", '# P\n\n```python run="s.py"\n```\n\n![A dot](figures/s/dot.png)\n')
-    project.snippet("s.py", """
+    project.snippet(
+        "s.py",
+        """
         import matplotlib.pyplot as plt
 
         fig, ax = plt.subplots(figsize=(1, 1))
         fig.savefig("dot.png")
-        """)
+        """,
+    )
     build = project.build()
     [cell] = _code_cells(json.loads(notebook_for(build.docs["p.md"], "P", "../p/", build.sources, build.results)))
     [figure] = cell["outputs"]
@@ -114,35 +120,43 @@ def test_a_page_whose_snippet_failed_gets_no_notebook(project):
     assert stage(project.build()).notebooks == {"ok.md": "notebooks/ok.ipynb"}
 
 
-@pytest.mark.parametrize("uri, directory_urls, url", [
-    ("index.md", True, ""), ("02-x.md", True, "02-x/"), ("a/index.md", True, "a/"), ("a/b.md", True, "a/b/"),
-    ("02-x.md", False, "02-x.html"), ("notebooks/02-x.ipynb", True, "notebooks/02-x/"),
-])
+@pytest.mark.parametrize(
+    "uri, directory_urls, url",
+    [
+        ("index.md", True, ""),
+        ("02-x.md", True, "02-x/"),
+        ("a/index.md", True, "a/"),
+        ("a/b.md", True, "a/b/"),
+        ("02-x.md", False, "02-x.html"),
+        ("notebooks/02-x.ipynb", True, "notebooks/02-x/"),
+    ],
+)
 def test_page_urls_are_the_ones_mkdocs_gives(uri, directory_urls, url):
     assert page_url(uri, directory_urls) == url
 
 
-@pytest.mark.parametrize("directory_urls, site_url, expected", [
-    (True, "", "../../02-x/"),
-    (False, "", "../02-x.html"),
-    (True, "https://example.org/sub/", "https://example.org/sub/02-x/"),
-    (True, "https://example.org/sub", "https://example.org/sub/02-x/"),
-])
+@pytest.mark.parametrize(
+    "directory_urls, site_url, expected",
+    [
+        (True, "", "../../02-x/"),
+        (False, "", "../02-x.html"),
+        (True, "https://example.org/sub/", "https://example.org/sub/02-x/"),
+        (True, "https://example.org/sub", "https://example.org/sub/02-x/"),
+    ],
+)
 def test_a_notebook_links_to_its_page_relatively_or_under_the_site_url(directory_urls, site_url, expected):
     assert link("notebooks/02-x.ipynb", "02-x.md", directory_urls, site_url) == expected
     assert link("notebooks/index.ipynb", "index.md", True, "") == "../"
 
 
 def test_imported_modules_are_the_top_level_names_of_absolute_imports():
-    sources = ["import numpy as np\nimport a.b.c, d\nfrom e.f import g\nfrom . import h\n",
-               "def f():\n    import inner\n", "this is not python ("]
+    sources = ["import numpy as np\nimport a.b.c, d\nfrom e.f import g\nfrom . import h\n", "def f():\n    import inner\n", "this is not python ("]
     assert imported_modules(sources) == {"numpy", "a", "d", "e", "inner"}
 
 
 def test_the_downloaded_notebook_links_absolutely_and_installs_what_its_snippets_import(built):
     build = built.build()
-    requires = {"matplotlib": "matplotlib", "pkg": "https://example.org/sub/downloads/pkg-1.0-py3-none-any.whl",
-                "scipy": "scipy"}
+    requires = {"matplotlib": "matplotlib", "pkg": "https://example.org/sub/downloads/pkg-1.0-py3-none-any.whl", "scipy": "scipy"}
     staged = stage(build, site_url="https://example.org/sub/", requires=requires)
     shown = json.loads(staged.files["notebooks/p.ipynb"])
     downloaded = json.loads(staged.downloads["notebooks/p.ipynb"])
@@ -158,27 +172,31 @@ def test_the_downloaded_notebook_links_absolutely_and_installs_what_its_snippets
         assert "('pkg', 'https://example.org/sub/downloads/pkg-1.0-py3-none-any.whl')" in source
         assert "('matplotlib', 'matplotlib')" in source and "scipy" not in source  # no snippet imports scipy
         compile(source.replace("%pip", "pass  #"), "setup", "exec")  # Python but for IPython's %pip line
-    assert [c["metadata"]["snipcheck"] for c in _code_cells(downloaded)[1:]] == [
-        {"snippet": "snippets/a.py"}, {"snippet": "snippets/b.py"}]
+    assert [c["metadata"]["snipcheck"] for c in _code_cells(downloaded)[1:]] == [{"snippet": "snippets/a.py"}, {"snippet": "snippets/b.py"}]
 
 
 def test_no_requirement_imported_means_no_setup_cell(built):
     assert install_cell({}) is None
     nb = json.loads(stage(built.build(), requires={"scipy": "scipy"}).files["notebooks/p.ipynb"])
-    assert [c["metadata"]["snipcheck"] for c in _code_cells(nb)] == [
-        {"snippet": "snippets/a.py"}, {"snippet": "snippets/b.py"}]
+    assert [c["metadata"]["snipcheck"] for c in _code_cells(nb)] == [{"snippet": "snippets/a.py"}, {"snippet": "snippets/b.py"}]
 
 
-@pytest.mark.parametrize("directory_urls, site_url, expected", [
-    (True, "", "p.ipynb"), (True, "https://example.org/sub/", "https://example.org/sub/notebooks/p/p.ipynb"),
-    (False, "https://example.org/sub", "https://example.org/sub/notebooks/p.ipynb"),
-])
+@pytest.mark.parametrize(
+    "directory_urls, site_url, expected",
+    [
+        (True, "", "p.ipynb"),
+        (True, "https://example.org/sub/", "https://example.org/sub/notebooks/p/p.ipynb"),
+        (False, "https://example.org/sub", "https://example.org/sub/notebooks/p.ipynb"),
+    ],
+)
 def test_a_notebook_is_downloaded_from_beside_its_page(directory_urls, site_url, expected):
     assert download_url("notebooks/p.ipynb", directory_urls, site_url) == expected
 
 
-CELL_PAGE = ('# T\n\n```python run="c.py" cell="data"\n```\n\n```output\nx is 2\n```\n\n'
-             '```python run="c.py" cell="plot"\n```\n\n```output\ndrawn\n```\n\n![Bars](figures/c/bars.svg)\n')
+CELL_PAGE = (
+    '# T\n\n```python run="c.py" cell="data"\n```\n\n```output\nx is 2\n```\n\n'
+    '```python run="c.py" cell="plot"\n```\n\n```output\ndrawn\n```\n\n![Bars](figures/c/bars.svg)\n'
+)
 CELL_SNIPPET = """
 # %% data
 x = 2
@@ -201,8 +219,7 @@ def test_a_snippet_in_cells_gives_one_notebook_cell_per_snippet_cell_with_its_ow
     assert build.problems == []
     nb = json.loads(notebook_for(build.docs["p.md"], "T", "../p/", build.sources, build.results))
     code = _code_cells(nb)
-    assert [c["metadata"]["snipcheck"] for c in code] == [{"snippet": "snippets/c.py", "cell": "data"},
-                                                          {"snippet": "snippets/c.py", "cell": "plot"}]
+    assert [c["metadata"]["snipcheck"] for c in code] == [{"snippet": "snippets/c.py", "cell": "data"}, {"snippet": "snippets/c.py", "cell": "plot"}]
     assert [c["execution_count"] for c in code] == [1, 2]
     assert "".join(code[0]["source"]) == 'x = 2\nprint("x is", x)'
     assert "# %%" not in "".join(code[1]["source"])

@@ -41,16 +41,26 @@ def tie_links(build, page: str = "p.md") -> list[dict]:
     return [a for a in parser.links if str(a.get("id", "")).startswith("tie-")]
 
 
-@pytest.mark.parametrize(("prose", "snippet", "text", "title"), [
-    ("Row C is {{ 0.248 = w[2, 0] }}.", "import numpy as np\nw = np.full((3, 3), 0.2482)\n", "0.248",
-     "computed by snippets/s.py: w[2,0]; checked at the printed precision"),
-    ("It has {{ (4, 4) = q.shape }}.", "import numpy as np\nq = np.zeros((4, 4))\n", "(4, 4)",
-     "computed by snippets/s.py: q.shape; checked at the printed precision"),
-    ("Rows {{ [0.5, 0.25] = r }}.", "r = [0.5004, 0.2496]\n", "[0.5, 0.25]",
-     "computed by snippets/s.py: r; checked at the printed precision"),
-    ("Same: {{ True = same }}.", "same = True\n", "True", "computed by snippets/s.py: same; checked exactly"),
-    ("Pairs: {{ 20,000 = n }}.", "n = 20000\n", "20,000", "computed by snippets/s.py: n; checked at the printed precision"),
-])
+@pytest.mark.parametrize(
+    ("prose", "snippet", "text", "title"),
+    [
+        (
+            "Row C is {{ 0.248 = w[2, 0] }}.",
+            "import numpy as np\nw = np.full((3, 3), 0.2482)\n",
+            "0.248",
+            "computed by snippets/s.py: w[2,0]; checked at the printed precision",
+        ),
+        (
+            "It has {{ (4, 4) = q.shape }}.",
+            "import numpy as np\nq = np.zeros((4, 4))\n",
+            "(4, 4)",
+            "computed by snippets/s.py: q.shape; checked at the printed precision",
+        ),
+        ("Rows {{ [0.5, 0.25] = r }}.", "r = [0.5004, 0.2496]\n", "[0.5, 0.25]", "computed by snippets/s.py: r; checked at the printed precision"),
+        ("Same: {{ True = same }}.", "same = True\n", "True", "computed by snippets/s.py: same; checked exactly"),
+        ("Pairs: {{ 20,000 = n }}.", "n = 20000\n", "20,000", "computed by snippets/s.py: n; checked at the printed precision"),
+    ],
+)
 def test_a_computed_tie_is_its_number_titled_with_what_computed_it(project, prose, snippet, text, title):
     project.page("p.md", f"# P\n\n{RUN}{prose}\n")
     project.snippet("s.py", snippet)
@@ -105,11 +115,14 @@ def test_a_quoted_tie_is_titled_with_its_source(project):
 
 
 @pytest.mark.hostile
-@pytest.mark.parametrize(("source", "title"), [
-    ('the "base" model', "quoted from the 'base' model"),  # a quote would end the attribute
-    ("Table 2 | row 3", "quoted from Table 2 | row 3"),  # a pipe would split a table
-    ("x" * 300, "quoted from " + "x" * 225 + "..."),  # long titles are cut
-])
+@pytest.mark.parametrize(
+    ("source", "title"),
+    [
+        ('the "base" model', "quoted from the 'base' model"),  # a quote would end the attribute
+        ("Table 2 | row 3", "quoted from Table 2 | row 3"),  # a pipe would split a table
+        ("x" * 300, "quoted from " + "x" * 225 + "..."),  # long titles are cut
+    ],
+)
 def test_a_title_survives_what_would_break_the_link(project, source, title):
     project.page("p.md", f"# P\n\n| a |\n|---|\n| {{{{ 27.3 @ {source} }}}} |\n")
     build = project.build()

@@ -5,8 +5,7 @@ from __future__ import annotations
 from snipcheck.report.page import render
 
 SNIPPET = "# %% data\nx = 2\n\n# %% show\nprint(x)\n"
-PAGE = ('# P\n\n```python run="s.py" cell="data"\n```\n\nSome prose.\n\n'
-        '```python run="s.py" cell="show"\n```\n\n```output\n2\n```\n')
+PAGE = '# P\n\n```python run="s.py" cell="data"\n```\n\nSome prose.\n\n```python run="s.py" cell="show"\n```\n\n```output\n2\n```\n'
 
 
 def test_a_cell_block_shows_its_cell_under_the_file_and_cell_name(project):

@@ -13,19 +13,22 @@ RUN = '```python run="a.py"\n```\n\n'
 
 
 @pytest.mark.hostile
-@pytest.mark.parametrize(("html", "shown"), [
-    ("<p>It holds {{ 4 = x }}</p>", ["4 = x"]),
-    ("<p>It holds <em>{{</em> 4 = x }}</p>", ["4 = x"]),  # split by inline markup
-    ("<p>It holds &#123;&#123; 4 = x &#125;&#125;</p>", ["4 = x"]),  # character references
-    ('<p title="{{ 4 @ A }}">text</p>', ["4 @ A"]),  # an attribute a browser shows
-    ('<img alt="{{ 3..5 ~ t }}" src="f.svg">', ["3..5 ~ t"]),
-    ("<p><code>{{ 4 = x }}</code> is code, shown as written</p>", []),
-    ("<pre><code>{{ 4 = x }}</code></pre>", []),
-    ("<script>const a = '{{ 4 = x }}';</script>", []),
-    ('<p data-x="{{ 4 = x }}">not shown</p>', []),
-    ("<p>f'{{name}}' is no tie</p>", []),
-    ("<p>{{ 4 = </p><p> x }}</p>", []),  # two blocks: never read as one tie
-])
+@pytest.mark.parametrize(
+    ("html", "shown"),
+    [
+        ("<p>It holds {{ 4 = x }}</p>", ["4 = x"]),
+        ("<p>It holds <em>{{</em> 4 = x }}</p>", ["4 = x"]),  # split by inline markup
+        ("<p>It holds &#123;&#123; 4 = x &#125;&#125;</p>", ["4 = x"]),  # character references
+        ('<p title="{{ 4 @ A }}">text</p>', ["4 @ A"]),  # an attribute a browser shows
+        ('<img alt="{{ 3..5 ~ t }}" src="f.svg">', ["3..5 ~ t"]),
+        ("<p><code>{{ 4 = x }}</code> is code, shown as written</p>", []),
+        ("<pre><code>{{ 4 = x }}</code></pre>", []),
+        ("<script>const a = '{{ 4 = x }}';</script>", []),
+        ('<p data-x="{{ 4 = x }}">not shown</p>', []),
+        ("<p>f'{{name}}' is no tie</p>", []),
+        ("<p>{{ 4 = </p><p> x }}</p>", []),  # two blocks: never read as one tie
+    ],
+)
 def test_what_a_reader_sees_is_read_for_ties(html, shown):
     assert visible_ties(html) == shown
 
@@ -51,8 +54,7 @@ NOT_A_NUMBER = [
 def test_a_tie_markdown_made_code_fails_the_build_at_its_line(project, text, line):
     project.snippet("a.py", "x = 4\n")
     project.page("p.md", RUN + text)
-    assert built_problems(project) == [
-        f"docs/p.md:{line}: a tie did not render as a number (is it inside code, math, link text or raw HTML?)"]
+    assert built_problems(project) == [f"docs/p.md:{line}: a tie did not render as a number (is it inside code, math, link text or raw HTML?)"]
 
 
 # Where a tie may stand and does render as its checked number: nothing survives on the page.

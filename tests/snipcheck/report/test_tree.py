@@ -59,8 +59,7 @@ def test_the_tree_holds_every_file_each_page_rendered_and_what_the_build_adds(si
     out = tmp_path / "out"
     assert _render(site, out) == 0
     files = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
-    assert files == [MARKER, "assets/logo.txt", "figures/s/line.svg", "notebooks/p.ipynb", "notes.md", "p.md",
-                     "verification.md"]
+    assert files == [MARKER, "assets/logo.txt", "figures/s/line.svg", "notebooks/p.ipynb", "notes.md", "p.md", "verification.md"]
     assert (out / "assets" / "logo.txt").read_bytes() == b"\x00binary\xff"
     page = (out / "p.md").read_text(encoding="utf-8")
     assert page.startswith("---\ndescription: One page.\n---\n")  # the front matter stays for the builder
@@ -80,8 +79,16 @@ def test_notebooks_link_to_the_published_site_when_told_where_it_is(site, tmp_pa
 
 
 def test_a_required_file_of_the_site_becomes_its_url_and_installs_only_what_is_imported(site, tmp_path):
-    args = ["--site-url", "https://example.org/sub/", "--require", "matplotlib=matplotlib==3.11.2",
-            "--require", "attn=downloads/attn-0.1.0-py3-none-any.whl", "--require", "scipy=scipy"]
+    args = [
+        "--site-url",
+        "https://example.org/sub/",
+        "--require",
+        "matplotlib=matplotlib==3.11.2",
+        "--require",
+        "attn=downloads/attn-0.1.0-py3-none-any.whl",
+        "--require",
+        "scipy=scipy",
+    ]
     assert _render(site, tmp_path / "out", *args) == 0
     notebook = json.loads((tmp_path / "out" / "notebooks" / "p.ipynb").read_text(encoding="utf-8"))
     setup = "".join(notebook["cells"][1]["source"])
@@ -89,10 +96,15 @@ def test_a_required_file_of_the_site_becomes_its_url_and_installs_only_what_is_i
     assert "attn" not in setup and "scipy" not in setup  # nothing imports them
 
 
-@pytest.mark.parametrize("pair, message", [
-    ("attn", "write MODULE=REQUIREMENT"), ("=x", "write MODULE=REQUIREMENT"), ("a b=x", "write MODULE=REQUIREMENT"),
-    ("attn=downloads/attn.whl", "needs --site-url"),
-])
+@pytest.mark.parametrize(
+    "pair, message",
+    [
+        ("attn", "write MODULE=REQUIREMENT"),
+        ("=x", "write MODULE=REQUIREMENT"),
+        ("a b=x", "write MODULE=REQUIREMENT"),
+        ("attn=downloads/attn.whl", "needs --site-url"),
+    ],
+)
 def test_a_requirement_written_wrong_is_refused(site, tmp_path, capsys, pair, message):
     with pytest.raises(SystemExit) as exit_info:
         _render(site, tmp_path / "out", "--require", pair)
@@ -141,9 +153,14 @@ def test_mkdocs_builds_the_tree_without_the_plugin(site, mkdocs_yml):
     out = site.root / "out"
     assert _render(site, out) == 0
     (site.root / "plain.yml").write_text(mkdocs_yml(nav=("p.md", "notes.md", "verification.md"), docs_dir="out", plugin=False), encoding="utf-8")
-    run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f", "plain.yml", "-d", "site"],
-                         cwd=site.root, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, capture_output=True,
-                         text=True, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", "plain.yml", "-d", "site"],
+        cwd=site.root,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 0, run.stderr
     html = (site.root / "site" / "p" / "index.html").read_text(encoding="utf-8")
     assert 'id="tie-13-1"' in html and 'class="checked-number"' in html
@@ -154,7 +171,7 @@ def test_mkdocs_builds_the_tree_without_the_plugin(site, mkdocs_yml):
 def _content(html: str) -> str:
     """The page's own content: what Markdown made of it, without the theme's navigation."""
     start = html.index('<h1 id="verification">')
-    return html[start: html.index("</script>", html.rindex("</details>")) + len("</script>")]
+    return html[start : html.index("</script>", html.rindex("</details>")) + len("</script>")]
 
 
 def test_the_plugin_writes_the_verification_page_as_markdown_renders_it_with_every_anchor_found(site, mkdocs_yml):
@@ -166,13 +183,17 @@ def test_the_plugin_writes_the_verification_page_as_markdown_renders_it_with_eve
     checked = "validation:\n  anchors: warn\n"
     plain = mkdocs_yml(nav=("p.md", "notes.md", "verification.md"), docs_dir="out", plugin=False)
     (site.root / "plain.yml").write_text(plain + checked, encoding="utf-8")
-    (site.root / "plugin.yml").write_text(mkdocs_yml(nav=("p.md", "notes.md", "verification.md")) + checked,
-                                          encoding="utf-8")
+    (site.root / "plugin.yml").write_text(mkdocs_yml(nav=("p.md", "notes.md", "verification.md")) + checked, encoding="utf-8")
     pages = {}
     for name in ("plain", "plugin"):
-        run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f", f"{name}.yml", "-d", name],
-                             cwd=site.root, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, capture_output=True,
-                             text=True, timeout=120)
+        run = subprocess.run(
+            [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", f"{name}.yml", "-d", name],
+            cwd=site.root,
+            env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert run.returncode == 0, run.stderr
         pages[name] = _content((site.root / name / "verification" / "index.html").read_text(encoding="utf-8"))
     assert 'id="check-p-13-1"' in pages["plugin"] and "<table>" in pages["plugin"]

@@ -66,8 +66,9 @@ def test_a_pipe_dollar_or_tag_in_a_source_stays_text_in_its_table(ledger_build):
     column or markup."""
     import markdown
 
-    md = markdown.Markdown(extensions=["tables", "attr_list", "md_in_html", "pymdownx.arithmatex"],
-                           extension_configs={"pymdownx.arithmatex": {"generic": True}})
+    md = markdown.Markdown(
+        extensions=["tables", "attr_list", "md_in_html", "pymdownx.arithmatex"], extension_configs={"pymdownx.arithmatex": {"generic": True}}
+    )
     html = md.convert(verification_page(ledger_build))
     assert "<td>Smith | Jones (2020), $5 $6</td>" in html and "arithmatex" not in html
     assert html.count('<tr>\n<td><a href="../p/">Costs 4 tokens</a></td>') == 1
@@ -80,15 +81,18 @@ def test_the_ledger_is_collapsible_and_filterable(ledger_build):
     assert 'id="snipcheck-filter"' in ledger and "hashchange" in ledger and "fetch(" not in ledger
 
 
-@pytest.mark.parametrize(("source", "expected"), [
-    ("x = 1\n", []),
-    ("assert x > 0, 'x is positive'\n", [(1, "x > 0", "x is positive")]),
-    ("assert x > 0  # x is positive\n", [(1, "x > 0", "x is positive")]),
-    ("assert x > 0\n", [(1, "x > 0", "")]),
-    ("assert (x >\n        0), f'x = {x}'\n", [(1, "x >\n        0", "f'x = {x}'")]),
-    ("def f():\n    assert y, 'inner'\nassert z\n", [(2, "y", "inner"), (3, "z", "")]),
-    ("assert x ==\n", []),  # does not parse: reported elsewhere, listed nowhere here
-])
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("x = 1\n", []),
+        ("assert x > 0, 'x is positive'\n", [(1, "x > 0", "x is positive")]),
+        ("assert x > 0  # x is positive\n", [(1, "x > 0", "x is positive")]),
+        ("assert x > 0\n", [(1, "x > 0", "")]),
+        ("assert (x >\n        0), f'x = {x}'\n", [(1, "x >\n        0", "f'x = {x}'")]),
+        ("def f():\n    assert y, 'inner'\nassert z\n", [(2, "y", "inner"), (3, "z", "")]),
+        ("assert x ==\n", []),  # does not parse: reported elsewhere, listed nowhere here
+    ],
+)
 def test_a_snippets_asserts_are_read_with_line_condition_and_message(source, expected):
     assert snippet_asserts(source) == expected
 
@@ -98,13 +102,13 @@ def test_the_conditions_a_page_rests_on_are_listed_with_file_line_and_message(tm
     from snipkit import Project
 
     project = Project(tmp_path)
-    project.page("p.md", "# P\n\n```python run=\"a.py\"\n```\n\nIt is {{ 4 = n }}.\n")
+    project.page("p.md", '# P\n\n```python run="a.py"\n```\n\nIt is {{ 4 = n }}.\n')
     project.page("q.md", "# Q\n\nNo code here.\n")
     project.snippet("a.py", "n = 4\nassert n % 2 == 0, 'n is even'\nassert n > 0  # <positive>\n")
     build = project.build()
     assert build.problems == []
     ledger = verification_page(build)
-    section = ledger[ledger.index("## Conditions each page rests on"):ledger.index("## Quoted from sources")]
+    section = ledger[ledger.index("## Conditions each page rests on") : ledger.index("## Quoted from sources")]
     assert section.count("<details") == 1 and "2 conditions on" in section and "Q</a>" not in section
     assert "<code>snippets/a.py:2</code></td>\n<td><code>n % 2 == 0</code></td>\n<td>n is even</td>" in section
     assert "<code>snippets/a.py:3</code></td>\n<td><code>n &gt; 0</code></td>\n<td>&lt;positive&gt;</td>" in section
@@ -112,8 +116,10 @@ def test_the_conditions_a_page_rests_on_are_listed_with_file_line_and_message(tm
 
 
 def test_the_data_files_widgets_show_are_listed_with_their_snippet(project):
-    project.page("p.md", '# Widths\n\n```python run="w.py"\n```\n\n'
-                 '<div class="widget" data-widget="temperature" data-src="figures/w/t.json">\nWeights.\n</div>\n')
+    project.page(
+        "p.md",
+        '# Widths\n\n```python run="w.py"\n```\n\n<div class="widget" data-widget="temperature" data-src="figures/w/t.json">\nWeights.\n</div>\n',
+    )
     project.snippet("w.py", 'with open("t.json", "w") as f:\n    f.write("[0.5]")\n')
     build = project.build()
     assert build.problems == []

@@ -16,10 +16,8 @@ UNSTEADY = [
     ("import time\nt = time.monotonic_ns()\n", "the clock (time.monotonic_ns() at snippets/s.py:2)"),
     ("import datetime\nt = datetime.datetime.now()\n", "the clock (datetime.datetime.now() at snippets/s.py:2)"),
     ("from datetime import date\nt = date.today()\n", "the clock (datetime.date.today() at snippets/s.py:2)"),
-    ("import numpy as np\nr = np.random.default_rng()\n",
-     "unseeded randomness (numpy.random.default_rng() at snippets/s.py:2)"),
-    ("import numpy as np\nr = np.random.default_rng(seed=None)\n",
-     "unseeded randomness (numpy.random.default_rng() at snippets/s.py:2)"),
+    ("import numpy as np\nr = np.random.default_rng()\n", "unseeded randomness (numpy.random.default_rng() at snippets/s.py:2)"),
+    ("import numpy as np\nr = np.random.default_rng(seed=None)\n", "unseeded randomness (numpy.random.default_rng() at snippets/s.py:2)"),
     ("import numpy as np\nv = np.random.rand(3)\n", "unseeded randomness (numpy.random.rand() at snippets/s.py:2)"),
     ("import random\nv = random.random()\n", "unseeded randomness (random.random() at snippets/s.py:2)"),
     ("from random import choice\nv = choice([1, 2])\n", "unseeded randomness (random.choice() at snippets/s.py:2)"),
@@ -75,8 +73,7 @@ def test_a_printed_time_is_output_that_changes_run_to_run(project, monkeypatch):
     project.page("p.md", '```python run="s.py"\n```\n\n```output\nnow 0\n```\n')
     project.snippet("s.py", "import time\nprint('now', time.time_ns())\n")
     [problem] = project.problems(check_determinism=True)
-    assert problem.startswith("docs/p.md:1: snippets/s.py failed:\n    nondeterministic: two runs of the same source "
-                              "gave different stdout"), problem
+    assert problem.startswith("docs/p.md:1: snippets/s.py failed:\n    nondeterministic: two runs of the same source gave different stdout"), problem
     assert "mark the run block `live` if it measures time" in problem
 
 
@@ -92,8 +89,9 @@ def test_a_live_measurement_reads_the_clock_without_a_note(project, capsys):
 def test_a_library_timing_itself_keeps_the_run_cached(project, capsys):
     pytest.importorskip("matplotlib")
     project.page("p.md", PAGE + "\n![A line](line.svg)\n")
-    project.snippet("s.py", "import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\n"
-                            "plt.plot([0, 1])\nplt.savefig('line.svg')\nvalue = 1\n")
+    project.snippet(
+        "s.py", "import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\nplt.plot([0, 1])\nplt.savefig('line.svg')\nvalue = 1\n"
+    )
     code, err = _check(project, capsys)
     assert "never cached" not in err, err
     code, err = _check(project, capsys)

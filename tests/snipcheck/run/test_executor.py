@@ -52,15 +52,18 @@ def test_a_snippet_cannot_write_what_the_build_reads_from_python(project, target
     project.snippet("other.py", "y = 2\n")
     project.page("q.md", '```python run="other.py"\n```\n')
     problems = _run(project, f"import os\nopen(os.path.join({str(project.root)!r}, {target!r}), 'a').write('x = 99')\n")
-    assert any(p.startswith("docs/p.md:3: snippets/s.py failed:") and "a snippet may write only inside its working folder" in p
-               for p in problems), problems
+    assert any(p.startswith("docs/p.md:3: snippets/s.py failed:") and "a snippet may write only inside its working folder" in p for p in problems), (
+        problems
+    )
     assert "x = 99" not in (project.root / target).read_text() if (project.root / target).exists() else True
 
 
 @pytest.mark.hostile
 @needs_landlock
-@pytest.mark.parametrize("command", ["echo 'x = 99' >> {root}/snippets/other.py", "rm {root}/docs/q.md",
-                                     "truncate -s 0 {root}/docs/q.md", "mv {root}/docs/q.md {root}/docs/r.md"])
+@pytest.mark.parametrize(
+    "command",
+    ["echo 'x = 99' >> {root}/snippets/other.py", "rm {root}/docs/q.md", "truncate -s 0 {root}/docs/q.md", "mv {root}/docs/q.md {root}/docs/r.md"],
+)
 def test_a_program_a_snippet_starts_cannot_write_what_the_build_reads(project, command):
     project.snippet("other.py", "y = 2\n")
     project.page("q.md", '```python run="other.py"\n```\n')
@@ -92,10 +95,12 @@ def test_a_timeout_kills_every_process_including_a_new_session(project):
     tag = f"{time.time() + 4000:.6f}"  # an argument no other process has
     code = f"import subprocess, time\nsubprocess.Popen(['sleep', '{tag}'], start_new_session=True)\ntime.sleep(60)\n"
     start = time.monotonic()
-    problems = _run(project, code, ' timeout=2')
+    problems = _run(project, code, " timeout=2")
     assert time.monotonic() - start < 20
-    assert problems == ["docs/p.md:3: snippets/s.py failed:\n    timed out after 2 s (raise it with timeout=SECONDS on the run block); "
-                        "1 process(es) it started were stopped too"]
+    assert problems == [
+        "docs/p.md:3: snippets/s.py failed:\n    timed out after 2 s (raise it with timeout=SECONDS on the run block); "
+        "1 process(es) it started were stopped too"
+    ]
     assert processes_with(f"sleep {tag}") == []
 
 
@@ -110,17 +115,20 @@ def test_a_process_left_holding_stdout_does_not_hold_the_build(project):
 
 
 @pytest.mark.hostile
-@pytest.mark.parametrize(("code", "message"), [
-    ("x = 1\nimport sys\nsys.exit(0)\ny = 2\n", "the snippet called sys.exit(0) at snippets/s.py:3: a snippet must run to its end"),
-    ("import sys\nsys.exit()\n", "the snippet called sys.exit(None) at snippets/s.py:2"),
-    ("raise SystemExit(3)\n", "the snippet called sys.exit(3) at snippets/s.py:1"),
-    ("import os\nos._exit(0)\n", "the interpreter ended (exit code 0) before the snippet finished"),
-    ("import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n", "the interpreter ended (killed by signal 9) before the snippet finished"),
-    ("import sys\nprint('a')\nsys.stdout.close()\n", "the snippet closed its standard output"),
-    ("import os\nos.close(1)\n", "the snippet closed its standard output"),
-    ("print(undefined_name)\n", "NameError: name 'undefined_name' is not defined"),
-    ("import warnings\nwarnings.warn('careful')\n", "UserWarning: careful"),
-])
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        ("x = 1\nimport sys\nsys.exit(0)\ny = 2\n", "the snippet called sys.exit(0) at snippets/s.py:3: a snippet must run to its end"),
+        ("import sys\nsys.exit()\n", "the snippet called sys.exit(None) at snippets/s.py:2"),
+        ("raise SystemExit(3)\n", "the snippet called sys.exit(3) at snippets/s.py:1"),
+        ("import os\nos._exit(0)\n", "the interpreter ended (exit code 0) before the snippet finished"),
+        ("import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n", "the interpreter ended (killed by signal 9) before the snippet finished"),
+        ("import sys\nprint('a')\nsys.stdout.close()\n", "the snippet closed its standard output"),
+        ("import os\nos.close(1)\n", "the snippet closed its standard output"),
+        ("print(undefined_name)\n", "NameError: name 'undefined_name' is not defined"),
+        ("import warnings\nwarnings.warn('careful')\n", "UserWarning: careful"),
+    ],
+)
 def test_a_snippet_that_ends_badly_gets_its_own_message(project, code, message):
     problems = _run(project, code)
     assert len(problems) == 1 and problems[0].startswith("docs/p.md:3: snippets/s.py failed:") and message in problems[0], problems
@@ -130,8 +138,10 @@ def test_a_snippet_that_ends_badly_gets_its_own_message(project, code, message):
 def test_output_printed_only_to_stderr_is_named_in_the_drift(project):
     page = PAGE + "\n```output\nresult 1\n```\n"
     problems = _run(project, "import sys\nprint('result 1', file=sys.stderr)\n", page=page)
-    assert problems == ["docs/p.md:7: documented result 1, computed (output ends here)\n"
-                        "    the snippet printed nothing to standard output; its standard error reads:\n    result 1 (snippets/s.py)"]
+    assert problems == [
+        "docs/p.md:7: documented result 1, computed (output ends here)\n"
+        "    the snippet printed nothing to standard output; its standard error reads:\n    result 1 (snippets/s.py)"
+    ]
 
 
 @pytest.mark.hostile
@@ -163,29 +173,39 @@ def test_a_snippet_sees_only_the_documented_environment(project, monkeypatch):
     from snipcheck.run.environment import PINNED_ENV
 
     names = sorted(set(PINNED_ENV) | {"PATH", "HOME", "MPLCONFIGDIR", "TMPDIR", "SNIPCHECK_RUN"})
-    problems = _run(project, "import os\nprint(' '.join(sorted(k for k in os.environ if k != 'LC_CTYPE')))\n",
-                    page=page.replace("NAMES", " ".join(names)))
+    problems = _run(
+        project, "import os\nprint(' '.join(sorted(k for k in os.environ if k != 'LC_CTYPE')))\n", page=page.replace("NAMES", " ".join(names))
+    )
     assert problems == []
 
 
 @pytest.mark.hostile
 def test_a_figure_that_is_a_link_is_refused(project):
     problems = _run(project, "import os\nos.symlink('/etc/passwd', 'leak.svg')\n", page=PAGE + "\n![A leak](figures/s/leak.svg)\n")
-    assert problems == ["docs/p.md:3: snippets/s.py failed:\n    the snippet left leak.svg, which is not a plain file (a link or a device): "
-                        "figures must be files it wrote"]
+    assert problems == [
+        "docs/p.md:3: snippets/s.py failed:\n    the snippet left leak.svg, which is not a plain file (a link or a device): "
+        "figures must be files it wrote"
+    ]
 
 
 @pytest.mark.hostile
 def test_ctrl_c_stops_the_build_and_leaves_no_process_and_no_temporary_folder(project, tmp_path):
     tag = f"{time.time() + 6000:.6f}"
     project.page("p.md", PAGE.format(options=""))
-    project.snippet("s.py", f"import subprocess, time\nsubprocess.Popen(['sleep', '{tag}'], start_new_session=True)\n"
-                            f"open('started', 'w').close()\ntime.sleep(60)\n")
+    project.snippet(
+        "s.py",
+        f"import subprocess, time\nsubprocess.Popen(['sleep', '{tag}'], start_new_session=True)\nopen('started', 'w').close()\ntime.sleep(60)\n",
+    )
     scratch = tmp_path / "scratch"
     scratch.mkdir()
     env = {**os.environ, "TMPDIR": str(scratch)}
-    check = subprocess.Popen([sys.executable, "-m", "snipcheck", "check", "--root", str(project.root)], env=env,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    check = subprocess.Popen(
+        [sys.executable, "-m", "snipcheck", "check", "--root", str(project.root)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
     deadline = time.monotonic() + 30
     while not processes_with(f"sleep {tag}") and time.monotonic() < deadline:
         time.sleep(0.1)
@@ -202,12 +222,13 @@ def _check_in_a_process(project) -> tuple[str, float, int]:
     """``snipcheck check`` run on its own: its stderr, seconds, and the peak memory (bytes) of
     the largest process it ran (the checker or a snippet)."""
     # A fresh parent reads the peak: this process's own children include every earlier test's.
-    wrapper = ("import resource, subprocess, sys\n"
-               "subprocess.run([sys.executable, '-m', 'snipcheck', 'check', '--root', sys.argv[1]])\n"
-               "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024, file=sys.stderr)\n")
+    wrapper = (
+        "import resource, subprocess, sys\n"
+        "subprocess.run([sys.executable, '-m', 'snipcheck', 'check', '--root', sys.argv[1]])\n"
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024, file=sys.stderr)\n"
+    )
     start = time.monotonic()
-    done = subprocess.run([sys.executable, "-c", wrapper, str(project.root)],
-                          capture_output=True, timeout=120, text=True)
+    done = subprocess.run([sys.executable, "-c", wrapper, str(project.root)], capture_output=True, timeout=120, text=True)
     seconds = time.monotonic() - start
     err, _, peak = done.stderr.rstrip("\n").rpartition("\n")
     return err + "\n", seconds, int(peak)
@@ -276,8 +297,10 @@ def _tied(project, code: str, name: str, documented: str = "False") -> list[str]
 @namespaces
 def test_no_snippet_reads_the_builds_environment_through_proc(project, monkeypatch):
     monkeypatch.setenv("SNIPCHECK_TEST_TOKEN", "ci-secret")
-    code = ("import os\nfound = False\nfor entry in os.listdir('/proc'):\n    try:\n"
-            "        found |= b'ci-secret' in open(f'/proc/{entry}/environ', 'rb').read()\n    except OSError:\n        pass\n")
+    code = (
+        "import os\nfound = False\nfor entry in os.listdir('/proc'):\n    try:\n"
+        "        found |= b'ci-secret' in open(f'/proc/{entry}/environ', 'rb').read()\n    except OSError:\n        pass\n"
+    )
     assert _tied(project, code, "found") == []
     assert _tied(project, f"import os\nseen = os.path.exists('/proc/{os.getpid()}/environ')\n", "seen") == []
 
@@ -285,9 +308,11 @@ def test_no_snippet_reads_the_builds_environment_through_proc(project, monkeypat
 @pytest.mark.hostile
 @namespaces
 def test_proc_shows_only_the_snippets_own_tree(project):
-    code = ("import os, subprocess\nchild = subprocess.Popen(['sleep', '30'])\n"
-            "pids = sorted(int(e) for e in os.listdir('/proc') if e.isdigit())\nchild.kill()\nchild.wait()\n"
-            "count = len(pids)\n")
+    code = (
+        "import os, subprocess\nchild = subprocess.Popen(['sleep', '30'])\n"
+        "pids = sorted(int(e) for e in os.listdir('/proc') if e.isdigit())\nchild.kill()\nchild.wait()\n"
+        "count = len(pids)\n"
+    )
     assert _tied(project, code, "count", "3") == []  # its namespace's init, the snippet and its child
 
 
@@ -301,8 +326,10 @@ def test_a_snippet_sends_nothing_over_udp(project, host):
         listener.bind(("127.0.0.1", 0))
         listener.settimeout(0.5)
         port = listener.getsockname()[1]
-        code = (f"import socket\nrefused = False\ns = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\ntry:\n"
-                f"    s.sendto(b'ci-secret', ({host!r}, {port}))\nexcept OSError:\n    refused = True\ns.close()\n")
+        code = (
+            f"import socket\nrefused = False\ns = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\ntry:\n"
+            f"    s.sendto(b'ci-secret', ({host!r}, {port}))\nexcept OSError:\n    refused = True\ns.close()\n"
+        )
         assert _tied(project, code, "refused", "True") == []
         with pytest.raises(TimeoutError):
             listener.recv(100)
@@ -341,32 +368,45 @@ def test_what_one_run_leaves_in_home_cache_or_shm_no_other_run_sees(project, whe
 
 
 @pytest.mark.hostile
-@pytest.mark.parametrize(("forged", "message"), [
-    ("b'{not json'", "its result record is malformed (not a JSON object): the snippet wrote to it"),
-    ("b'[1, 2]'", "its result record is malformed (not a JSON object)"),
-    ("json.dumps({'error': None, 'values': {}, 'reads': 'none', 'listed': {}}).encode()", "malformed (it has no reads)"),
-    ("json.dumps({'error': 3, 'values': {}, 'reads': {}, 'listed': {}}).encode()", "malformed (its error is not text)"),
-    ("json.dumps({'error': None, 'values': {'x': {'kind': 'int', 'shape': [2], 'data': [1]}}, 'reads': {}, 'listed': {}}).encode()",
-     "malformed (its value 'x' is not a recorded value)"),
-    ("json.dumps({'error': None, 'values': {}, 'reads': {'a.py': {'sha256': 'x', 'stat': 1}}, 'listed': {}}).encode()",
-     "malformed (its read of 'a.py' is not a recorded read)"),
-    ("json.dumps({'error': None, 'values': {}, 'reads': {}, 'listed': {'d/': None}}).encode()",
-     "malformed (its listing of 'd/' is not a recorded listing)"),
-])
+@pytest.mark.parametrize(
+    ("forged", "message"),
+    [
+        ("b'{not json'", "its result record is malformed (not a JSON object): the snippet wrote to it"),
+        ("b'[1, 2]'", "its result record is malformed (not a JSON object)"),
+        ("json.dumps({'error': None, 'values': {}, 'reads': 'none', 'listed': {}}).encode()", "malformed (it has no reads)"),
+        ("json.dumps({'error': 3, 'values': {}, 'reads': {}, 'listed': {}}).encode()", "malformed (its error is not text)"),
+        (
+            "json.dumps({'error': None, 'values': {'x': {'kind': 'int', 'shape': [2], 'data': [1]}}, 'reads': {}, 'listed': {}}).encode()",
+            "malformed (its value 'x' is not a recorded value)",
+        ),
+        (
+            "json.dumps({'error': None, 'values': {}, 'reads': {'a.py': {'sha256': 'x', 'stat': 1}}, 'listed': {}}).encode()",
+            "malformed (its read of 'a.py' is not a recorded read)",
+        ),
+        (
+            "json.dumps({'error': None, 'values': {}, 'reads': {}, 'listed': {'d/': None}}).encode()",
+            "malformed (its listing of 'd/' is not a recorded listing)",
+        ),
+    ],
+)
 def test_a_forged_result_record_fails_loudly_and_never_crashes_the_checker(project, forged, message):
-    code = ("import json, os\nfor fd in os.listdir('/proc/self/fd'):\n    try:\n"
-            "        target = os.readlink(f'/proc/self/fd/{fd}')\n    except OSError:\n        continue\n"
-            f"    if target.endswith('result.json'):\n        os.write(int(fd), {forged})\nos._exit(0)\n")
+    code = (
+        "import json, os\nfor fd in os.listdir('/proc/self/fd'):\n    try:\n"
+        "        target = os.readlink(f'/proc/self/fd/{fd}')\n    except OSError:\n        continue\n"
+        f"    if target.endswith('result.json'):\n        os.write(int(fd), {forged})\nos._exit(0)\n"
+    )
     [problem] = _run(project, code)
     assert problem.startswith("docs/p.md:3: snippets/s.py failed:") and message in problem, problem
 
 
 @pytest.mark.hostile
 def test_a_snippet_that_scribbles_on_its_record_and_ends_normally_has_its_own_values_checked(project):
-    code = ("import os\nfor fd in os.listdir('/proc/self/fd'):\n    try:\n        target = os.readlink(f'/proc/self/fd/{fd}')\n"
-            "    except OSError:\n        continue\n    if target.endswith('result.json'):\n"
-            "        os.write(int(fd), b'{\"error\": null, \"values\": {\"x\": {\"kind\": \"int\", \"shape\": [], \"data\": 1}}}')\n"
-            "x = 2\n")
+    code = (
+        "import os\nfor fd in os.listdir('/proc/self/fd'):\n    try:\n        target = os.readlink(f'/proc/self/fd/{fd}')\n"
+        "    except OSError:\n        continue\n    if target.endswith('result.json'):\n"
+        '        os.write(int(fd), b\'{"error": null, "values": {"x": {"kind": "int", "shape": [], "data": 1}}}\')\n'
+        "x = 2\n"
+    )
     assert _tied(project, code, "x", "1") == ["docs/p.md:6: documented 1, computed x = 2 (snippets/s.py)"]
 
 

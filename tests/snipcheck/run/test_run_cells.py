@@ -42,7 +42,9 @@ def test_a_file_without_cells_runs_whole_as_before(project):
 
 
 def test_output_written_below_python_is_split_at_the_right_cell(project):
-    result = _result(project, """
+    result = _result(
+        project,
+        """
         # %% a
         import os
         print("from python", flush=False)
@@ -50,14 +52,17 @@ def test_output_written_below_python_is_split_at_the_right_cell(project):
         # %% b
         import subprocess, sys
         subprocess.run([sys.executable, "-c", "print('from a child')"], check=True)
-        """)
+        """,
+    )
     assert result.error is None, result.error
     # print's buffer reaches the file after the unbuffered write, but still within cell a
     assert result.cells == {"a": "from the fd\nfrom python\n", "b": "from a child\n"}
 
 
 def test_the_main_module_is_the_snippet_as_runpy_makes_it(project):
-    result = _result(project, """
+    result = _result(
+        project,
+        """
         # %% a
         import dataclasses, sys
 
@@ -68,14 +73,17 @@ def test_the_main_module_is_the_snippet_as_runpy_makes_it(project):
         # %% b
         same = sys.modules["__main__"].P is P and __name__ == "__main__" and __file__.endswith("s.py")
         print(P(3))
-        """)
+        """,
+    )
     assert result.error is None, result.error
     assert result.cells["b"] == "P(x=3)\n" and result.values["same"]["data"] is True
 
 
 @pytest.mark.hostile
 def test_a_cell_that_raises_is_named_with_the_line_it_raised_at(project):
-    result = _result(project, """
+    result = _result(
+        project,
+        """
         # %% fine
         print("ran")
 
@@ -86,7 +94,8 @@ def test_a_cell_that_raises_is_named_with_the_line_it_raised_at(project):
 
         # %% never
         print("never runs")
-        """)
+        """,
+    )
     assert 'File "snippets/s.py", line 6, in f' in result.error and "ZeroDivisionError" in result.error
     assert result.error.rstrip().endswith("(in cell 'broken', at snippets/s.py:6)")
     assert result.failed_cell == "broken"
@@ -113,11 +122,14 @@ def test_the_run_is_told_where_each_cell_starts(project):
 
 
 @pytest.mark.hostile
-@pytest.mark.parametrize(("report", "expected"), [
-    ({"cells": [["a", 0, 3], ["b", 3, 6]], "failed_cell": None}, ({"a": "one", "b": "two"}, "")),
-    ({"cells": [["a", None, 3], ["b", 3, 6]], "failed_cell": "b"}, ({"b": "two"}, "b")),  # an offset it could not read
-    ({"cells": [["a"]]}, ({}, "")),
-    (None, ({}, "")),
-])
+@pytest.mark.parametrize(
+    ("report", "expected"),
+    [
+        ({"cells": [["a", 0, 3], ["b", 3, 6]], "failed_cell": None}, ({"a": "one", "b": "two"}, "")),
+        ({"cells": [["a", None, 3], ["b", 3, 6]], "failed_cell": "b"}, ({"b": "two"}, "b")),  # an offset it could not read
+        ({"cells": [["a"]]}, ({}, "")),
+        (None, ({}, "")),
+    ],
+)
 def test_a_report_is_read_defensively(report, expected):
     assert cell_outputs(b"onetwo", report) == expected

@@ -95,8 +95,9 @@ def test_an_edit_between_the_early_start_and_the_build_runs_the_new_source(live_
 
 def _mkdocs_build(root):
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(root / "out")], cwd=root,
-                          env=env, capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(root / "out")], cwd=root, env=env, capture_output=True, text=True, timeout=300
+    )
 
 
 def test_mkdocs_build_collects_the_measurement_and_ships_its_figure(live_project, mkdocs_yml):

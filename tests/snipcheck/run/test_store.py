@@ -124,8 +124,10 @@ def test_the_longest_expected_runs_start_first(tmp_path):
     cache.store("slow.py", "an old key", SnippetResult("slow.py", seconds=9.0))
     cache.store("quick.py", "an old key", SnippetResult("quick.py", seconds=0.5))
     (tmp_path / "broken.py.json").write_text("{not json", encoding="utf-8")
-    todo = [(name, "key", Request(timeout=timeout)) for name, timeout in
-            [("a.py", None), ("broken.py", None), ("quick.py", None), ("slow.py", None), ("train.py", 180.0)]]
+    todo = [
+        (name, "key", Request(timeout=timeout))
+        for name, timeout in [("a.py", None), ("broken.py", None), ("quick.py", None), ("slow.py", None), ("train.py", 180.0)]
+    ]
     assert [name for name, _, _ in _longest_first(todo, cache)] == ["train.py", "slow.py", "quick.py", "a.py", "broken.py"]
 
 
@@ -136,8 +138,11 @@ READS = [
     ("value = int(open({root!r} + '/data/input.txt').read())\n", "data/input.txt"),
     ("import pathlib\nvalue = int(pathlib.Path({root!r}, 'data', 'input.txt').read_text())\n", "data/input.txt"),
     ("ns = {{}}\nexec(open({root!r} + '/pkg/m.py').read(), ns)\nvalue = ns['VALUE']\n", "pkg/m.py"),
-    ("import importlib.util\nspec = importlib.util.spec_from_file_location('m', {root!r} + '/pkg/m.py')\n"
-     "module = importlib.util.module_from_spec(spec)\nspec.loader.exec_module(module)\nvalue = module.VALUE\n", "pkg/m.py"),
+    (
+        "import importlib.util\nspec = importlib.util.spec_from_file_location('m', {root!r} + '/pkg/m.py')\n"
+        "module = importlib.util.module_from_spec(spec)\nspec.loader.exec_module(module)\nvalue = module.VALUE\n",
+        "pkg/m.py",
+    ),
     ("import sys\nimport pkg.m\nvalue = pkg.m.VALUE\ndel sys.modules['pkg.m'], sys.modules['pkg']\n", "pkg/m.py"),
     ("import runpy\nvalue = runpy.run_path({root!r} + '/pkg/m.py')['VALUE']\n", "pkg/m.py"),
 ]
@@ -196,14 +201,17 @@ def test_a_file_edited_while_its_snippet_runs_is_not_cached_as_seen(project):
 
     data = project.module("data/input.txt", "1\n")
     marker = f"read-{uuid.uuid4().hex}"
-    project.snippet("s.py", f"""import os, time
+    project.snippet(
+        "s.py",
+        f"""import os, time
 value = int(open({str(data)!r}).read())
 open({marker!r}, "w").close()
 deadline = time.monotonic() + 30
 while open({str(data)!r}).read().strip() == "1" and time.monotonic() < deadline:
     time.sleep(0.05)
 os.remove({marker!r})
-""")
+""",
+    )
     project.page("p.md", READ_PAGE.replace("VALUE", "1"))
 
     def edit():
@@ -224,13 +232,20 @@ os.remove({marker!r})
 
 
 @pytest.mark.hostile
-@pytest.mark.parametrize("entry", [
-    "not json {", "", "[]", '{"schema": 3}', '{"schema": 3, "key": "KEY", "result": "text"}',
-    '{"schema": 3, "key": "KEY", "result": {"name": "s.py", "stdout": 5, "imported": {}}}',
-    '{"schema": 3, "key": "KEY", "result": {"name": "s.py", "values": {"value": 7}, "imported": []}}',
-    '{"schema": 3, "key": "KEY", "result": {"name": "s.py", "unknown": 1, "imported": {}}}',
-    '{"schema": 3, "key": "KEY", "result": {"name": "other.py", "values": {}, "imported": {}}}',
-])
+@pytest.mark.parametrize(
+    "entry",
+    [
+        "not json {",
+        "",
+        "[]",
+        '{"schema": 3}',
+        '{"schema": 3, "key": "KEY", "result": "text"}',
+        '{"schema": 3, "key": "KEY", "result": {"name": "s.py", "stdout": 5, "imported": {}}}',
+        '{"schema": 3, "key": "KEY", "result": {"name": "s.py", "values": {"value": 7}, "imported": []}}',
+        '{"schema": 3, "key": "KEY", "result": {"name": "s.py", "unknown": 1, "imported": {}}}',
+        '{"schema": 3, "key": "KEY", "result": {"name": "other.py", "values": {}, "imported": {}}}',
+    ],
+)
 def test_a_corrupt_or_wrong_shaped_entry_reruns(project, entry):
     project.snippet("s.py", "value = 1\n")
     project.page("p.md", READ_PAGE.replace("VALUE", "1"))
@@ -317,18 +332,31 @@ def test_a_live_snippet_runs_in_every_build_and_nothing_else_does(project):
 
 # -- what cannot be recorded is not cached --------------------------------------------------------
 
+
 @pytest.mark.hostile
-@pytest.mark.parametrize(("code", "why"), [
-    ("import subprocess\nvalue = int(subprocess.run(['cat', 'data.txt'], capture_output=True).stdout)\n",
-     "it starts a process (subprocess.Popen)"),
-    ("import os\nos.system('true')\nvalue = int(open('data.txt').read())\n", "it starts a process (os.system)"),
-    ("import multiprocessing\nwith multiprocessing.get_context('fork').Pool(1) as pool:\n"
-     "    value = pool.apply(int, (open('data.txt').read(),))\n", "it starts a process (os.fork)"),
-    ("import os\nfd = os.open('.', os.O_RDONLY)\nvalue = int(os.read(os.open('data.txt', os.O_RDONLY, dir_fd=fd), 10))\n",
-     "it opens a file relative to a folder (dir_fd=)"),
-    ("import os\nfor top, dirs, files, fd in os.fwalk('.'):\n    pass\nvalue = int(open('data.txt').read())\n",
-     "it walks a folder with os.fwalk"),
-])
+@pytest.mark.parametrize(
+    ("code", "why"),
+    [
+        (
+            "import subprocess\nvalue = int(subprocess.run(['cat', 'data.txt'], capture_output=True).stdout)\n",
+            "it starts a process (subprocess.Popen)",
+        ),
+        ("import os\nos.system('true')\nvalue = int(open('data.txt').read())\n", "it starts a process (os.system)"),
+        (
+            "import multiprocessing\nwith multiprocessing.get_context('fork').Pool(1) as pool:\n"
+            "    value = pool.apply(int, (open('data.txt').read(),))\n",
+            "it starts a process (os.fork)",
+        ),
+        (
+            "import os\nfd = os.open('.', os.O_RDONLY)\nvalue = int(os.read(os.open('data.txt', os.O_RDONLY, dir_fd=fd), 10))\n",
+            "it opens a file relative to a folder (dir_fd=)",
+        ),
+        (
+            "import os\nfor top, dirs, files, fd in os.fwalk('.'):\n    pass\nvalue = int(open('data.txt').read())\n",
+            "it walks a folder with os.fwalk",
+        ),
+    ],
+)
 def test_a_run_whose_reads_cannot_be_recorded_is_run_every_build_and_says_so(project, capsys, code, why):
     from snipcheck.cli import main
 
