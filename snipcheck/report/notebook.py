@@ -27,6 +27,8 @@ import ast
 import functools
 import json
 import posixpath
+import re
+from collections.abc import Collection
 
 from ..read.cells import split_cells
 from ..read.page import Document
@@ -51,16 +53,16 @@ def _markdown(text: str) -> dict:
     return {"cell_type": "markdown", "metadata": {}, "source": _lines(text)}
 
 
-def _outputs(result: SnippetResult | None, cell: str | None = None, figures: bool = True) -> list[dict]:
+def _outputs(result: SnippetResult | None, cell: str | None = None, figures: Collection[str] | None = None) -> list[dict]:
     """What the verified run printed (one stream: all of it, or one cell's part) and drew (one
-    image per figure file, if ``figures``)."""
+    image per figure file: every one, or those named in ``figures``)."""
     if result is None or result.error is not None or result.pending or result.live:
         return []
     outputs = []
     stdout = result.output(cell)
     if stdout:
         outputs.append({"name": "stdout", "output_type": "stream", "text": stdout.splitlines(keepends=True)})
-    for name in sorted(result.figures) if figures else ():
+    for name in sorted(result.figures if figures is None else set(figures) & set(result.figures)):
         mime = IMAGE_TYPES.get(posixpath.splitext(name)[1].lower())
         if mime is None:
             continue
@@ -72,7 +74,7 @@ def _outputs(result: SnippetResult | None, cell: str | None = None, figures: boo
     return outputs
 
 
-def _code(text: str, label: str, result: SnippetResult | None, count: int, cell: str | None = None, figures: bool = True) -> dict:
+def _code(text: str, label: str, result: SnippetResult | None, count: int, cell: str | None = None, figures: Collection[str] | None = None) -> dict:
     meta = {"snippet": label}
     if cell is not None:
         meta["cell"] = cell
@@ -87,13 +89,27 @@ def _code(text: str, label: str, result: SnippetResult | None, count: int, cell:
     }
 
 
+# A figure a cell saves by a name written in it: ``fig.savefig("loss.svg")``.
+_SAVED = re.compile(r"""\bsavefig\(\s*(["'])([^"']+)\1""")
+
+
+def _cell_figures(pieces, result: SnippetResult | None) -> list[set[str]]:
+    """The figures each cell shows: those it saves by a name written in it; the rest (a name
+    computed at run time) go with the last cell, which runs once the file has drawn them all."""
+    drawn = set(result.figures) if result is not None else set()
+    named = [{m[2] for m in _SAVED.finditer(piece.code)} & drawn for piece in pieces]
+    named[-1] |= drawn - set().union(*named)
+    return named
+
+
 def _snippet_cells(name: str, label: str, source: str, result: SnippetResult | None, count: int) -> list[dict]:
     """The code cells of one snippet: one, or one per cell of a file split into cells, each with
-    its own part of the output (the figures go with the last: the file has drawn them by then)."""
+    its own part of the output and the figures it drew (``_cell_figures``)."""
     pieces = split_cells(source).cells
     if not pieces:
         return [_code(source, label, result, count)]
-    return [_code(piece.code, label, result, count + k, piece.name, figures=k == len(pieces) - 1) for k, piece in enumerate(pieces)]
+    figures = _cell_figures(pieces, result)
+    return [_code(piece.code, label, result, count + k, piece.name, figures[k]) for k, piece in enumerate(pieces)]
 
 
 def imported_modules(sources: list[str]) -> set[str]:

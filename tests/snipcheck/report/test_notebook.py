@@ -228,3 +228,34 @@ def test_a_snippet_in_cells_gives_one_notebook_cell_per_snippet_cell_with_its_ow
     assert [o["output_type"] for o in code[0]["outputs"]] == ["stream"]  # the figure goes with the last cell
     assert [o["output_type"] for o in code[1]["outputs"]] == ["stream", "display_data"]
     nbformat.validate(nbformat.reads(json.dumps(nb), as_version=4))
+
+
+FIGURE_CELLS_SNIPPET = """\
+# %% draw
+import matplotlib.pyplot as plt
+
+fig, ax = plt.subplots()
+ax.plot([0, 1])
+fig.savefig("first.svg")
+# %% more
+fig.savefig("second.svg")
+name = "computed" + ".svg"
+fig.savefig(name)
+# %% report
+fig.clf()
+"""
+
+
+def test_each_figure_goes_with_the_cell_that_saves_it_by_name(project):
+    """A figure saved by a name written in a cell shows under that cell; one whose name is computed
+    at run time shows under the last cell, which runs after it is drawn."""
+    page = '# T\n\n```python run="f.py" cell="draw"\n```\n\n```python run="f.py" cell="more"\n```\n\n'
+    page += '```python run="f.py" cell="report"\n```\n\n![a](figures/f/first.svg)\n![b](figures/f/second.svg)\n'
+    page += "![c](figures/f/computed.svg)\n"
+    project.page("p.md", page)
+    project.snippet("f.py", FIGURE_CELLS_SNIPPET)
+    build = project.build()
+    assert build.problems == []
+    nb = json.loads(notebook_for(build.docs["p.md"], "T", "../p/", build.sources, build.results))
+    shown = [[o["data"]["text/plain"][0] for o in c["outputs"] if o["output_type"] == "display_data"] for c in _code_cells(nb)]
+    assert shown == [["<figure first.svg>"], ["<figure second.svg>"], ["<figure computed.svg>"]]
