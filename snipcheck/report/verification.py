@@ -192,7 +192,7 @@ def verification_page(build: Build, titles: dict[str, str] | None = None, use_di
         "gets no weight. The code states them as conditions (`assert`), and the site is not built",
         "unless each holds. They are listed page by page below the numbers.",
         "",
-        f"- **{len(checks)}** numbers computed on **{len(by_page)}** pages, by **{len(snippets)}** files of code"
+        f"- **{len(checks)}** numbers checked, computed on **{len(by_page)}** pages by **{len(snippets)}** files of code"
         + (f" ({measured} of them timings, checked against a range)" if measured else "")
         + ";",
         f"- **{asserted}** conditions the code asserts;",
@@ -289,7 +289,9 @@ def _conditions_section(
         title = titles.get(src_uri, src_uri)
         out += [
             '<details class="snipcheck-rows">',
-            f'<summary>{len(rows)} conditions on <a href="{_cell(url)}">{_cell(title)}</a></summary>',
+            # The summary is a control already: the link to the page goes below it, not inside it.
+            f"<summary>{len(rows)} conditions on {_cell(title)}</summary>",
+            f'<p>The page: <a href="{_cell(url)}">{_cell(title)}</a>.</p>',
             _ASSERT_HEAD,
         ]
         for name, line, condition, message in rows:
