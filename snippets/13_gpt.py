@@ -119,6 +119,12 @@ valid_loss = curve[-1][1]
 print(f"after {steps} steps: validation loss {valid_loss:.3f} nats per character")
 print(f"                     training loss (last 50 steps) {np.mean(losses[-50:]):.3f}")
 
+# %% fit
+fit_x, fit_y = windows(train_ids[-len(valid_ids) :], n)  # (323, 32) each: the last training characters
+fit_log_p = log_softmax(forward_decoder_only(params, fit_x, config))  # (323, n, V), no dropout
+train_loss = -np.take_along_axis(fit_log_p, fit_y[..., None], axis=-1).mean()
+print(f"last {len(valid_ids):,} training characters, no dropout: loss {train_loss:.3f} nats per character")
+
 # %% next
 prompt = "Till Birnam forest come to "
 logits = forward_decoder_only(params, np.array([index[c] for c in prompt]), config)[-1]  # (V,)

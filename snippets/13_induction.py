@@ -48,6 +48,7 @@ nll = -np.take_along_axis(log_p, test[:, 1:, None], axis=-1)[..., 0]  # (1000, n
 position = np.broadcast_to(np.arange(n), nll.shape)  # query i predicts i + 1
 repeats = position + 1 >= k[:, None]  # token i + 1 seen before
 first_pass, repeat_loss = nll[~repeats].mean(), nll[repeats].mean()
+ln_V = np.log(V)  # the loss of a uniform guess
 after_previous = np.clip(position - k[:, None] + 1, 0, n - 1)  # the token after i's previous occurrence
 queries = position >= k[:, None]
 
@@ -66,7 +67,7 @@ same_offset = np.stack(
     [weight_on(w, after_previous, queries) for w in decoder_only_attention_weights(params, control[:, :-1], config)]
 )  # (N, h)
 uniform = ((1 / (position + 1)) * queries).sum() / queries.sum()
-print(f"loss, nats per token: first pass {first_pass:.3f}, repeats {repeat_loss:.3f} (ln V = {np.log(V):.3f})")
+print(f"loss, nats per token: first pass {first_pass:.3f}, repeats {repeat_loss:.3f} (ln V = {ln_V:.3f})")
 print("weight on the token after the previous occurrence, layer 0 | layer 1 heads:")
 print("  repeated sequences ", induction.round(2).tolist())
 print("  same offsets, fresh", same_offset.round(2).tolist())
