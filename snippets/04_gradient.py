@@ -80,6 +80,7 @@ most_frozen_scaled = max(frozen_count["scaled"])  # queries, at the worst width
 mean_over_median_unscaled = q_mean_unscaled / q_median_unscaled
 mean_over_median_scaled = q_mean_scaled / q_median_scaled
 mean_over_median_widest = round(float(mean_over_median_unscaled[-1]), -3)  # to the thousand
+median_over_threshold = round(float(q_median_scaled[2] / frozen_below))  # the threshold's scale, at d_k = 64
 
 print(f"        mean ||J||_F       share ||J||_F < {frozen_below}   mean ||dL/dz||")
 print(" d_k  unscaled  scaled    unscaled  scaled        unscaled  scaled")

@@ -28,6 +28,7 @@ for name, speed in speeds.items():
         f" fastest pair turns {step[name]:.2f} rad per position"
     )
 ntk_overshoot, interpolated_step = unseen["NTK-aware"], step["interpolation"]
+slow_pairs = int(short.sum())
 logit_factor = yarn_logit_factor(s)
 
 # %% scores
