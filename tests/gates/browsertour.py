@@ -170,6 +170,46 @@ def csp_violations(page) -> list[str]:
     return list(page.evaluate(CSP_RECORD_JS))
 
 
+# The axe findings a page must not have: the impacts that block a reader.
+BLOCKING = {"serious", "critical"}
+
+
+class PageWatch:
+    """Console errors and policy violations of one page, asserted away by ``clean``."""
+
+    def __init__(self, page) -> None:
+        self.page, self.errors = page, []
+        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.errors.append(f"uncaught: {e}"))
+
+    def clean(self) -> None:
+        assert self.errors == [], self.errors
+        assert csp_violations(self.page) == []
+
+
+def blocking_axe_findings(page) -> list[str]:
+    """axe-core's serious and critical findings on ``page`` (axe injected already), one line each."""
+    found = page.evaluate(AXE_RUN_JS)
+    return [
+        f"{v['impact']} {v['id']}: {n['target']} {n['summary']}"
+        for v in found
+        if v["impact"] in BLOCKING
+        for n in v["nodes"]
+    ]
+
+
+def phone_context(browser):
+    """A new browser context as a phone shows a page: 390 px wide, touch, light palette, no motion."""
+    return browser.new_context(
+        viewport=PHONE,
+        is_mobile=True,
+        has_touch=True,
+        device_scale_factor=1,
+        color_scheme="light",
+        reduced_motion="reduce",
+    )
+
+
 def _watch_console(page, visit: Visit, palette: str) -> None:
     page.on(
         "console",
@@ -257,14 +297,7 @@ def visit_page(browser, base_url: str, host: str, page_path: str, axe: bool) -> 
     finally:
         context.close()
 
-    context = browser.new_context(
-        viewport=PHONE,
-        is_mobile=True,
-        has_touch=True,
-        device_scale_factor=1,
-        color_scheme="light",
-        reduced_motion="reduce",
-    )
+    context = phone_context(browser)
     try:
         _Recorder(context, host, visit)
         page = _open(context, url, visit, "phone", idle=False)

@@ -12,10 +12,10 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from browsertour import BLOCKING
 from sitekit import AXE_JS, ROOT
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-BLOCKING = {"serious", "critical"}
 
 
 def test_axe_finds_no_serious_or_critical_violation_on_any_page(tour):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browsertour import AXE_RUN_JS, DESKTOP, PHONE, csp_violations, watch_csp
+from browsertour import DESKTOP, PageWatch, blocking_axe_findings, phone_context, watch_csp
 from sitekit import ARTIFACTS, AXE_JS
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -22,7 +22,6 @@ SHOTS = ARTIFACTS / "checked-numbers"
 NUMBER = "article a.checked-number:not(.range-number):visible"
 TIP = ".tie-tip"
 BUTTON = "header .ties-toggle"
-BLOCKING = {"serious", "critical"}
 
 # How a number is drawn, against the paragraph around it.
 STYLE_JS = """(a) => { const s = getComputedStyle(a), p = getComputedStyle(a.parentElement);
@@ -44,29 +43,6 @@ def _page_with_numbers(site) -> str:
     pytest.skip("no page has a checked number yet")
 
 
-class _Watch:
-    """Console errors and policy violations of one page."""
-
-    def __init__(self, page) -> None:
-        self.page, self.errors = page, []
-        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda e: self.errors.append(f"uncaught: {e}"))
-
-    def clean(self) -> None:
-        assert self.errors == [], self.errors
-        assert csp_violations(self.page) == []
-
-
-def _axe(page) -> list[str]:
-    found = page.evaluate(AXE_RUN_JS)
-    return [
-        f"{v['impact']} {v['id']}: {n['target']} {n['summary']}"
-        for v in found
-        if v["impact"] in BLOCKING
-        for n in v["nodes"]
-    ]
-
-
 @pytest.fixture
 def desktop(browser):
     context = browser.new_context(viewport=DESKTOP, color_scheme="light", reduced_motion="reduce")
@@ -83,7 +59,7 @@ def test_a_checked_number_is_quiet_and_says_on_hover_and_focus_what_computed_it(
     SHOTS.mkdir(parents=True, exist_ok=True)
     path = _page_with_numbers(site)
     page = desktop.new_page()
-    watch = _Watch(page)
+    watch = PageWatch(page)
     page.goto(server.url + path, wait_until="networkidle")
     number = page.locator(NUMBER).first
     number.scroll_into_view_if_needed()
@@ -117,7 +93,7 @@ def test_a_checked_number_is_quiet_and_says_on_hover_and_focus_what_computed_it(
     assert focused["outline"] != "none" and focused["outlineWidth"] >= 1, f"no visible focus: {focused}"
     page.screenshot(path=str(SHOTS / "focus-light.png"))
     if AXE_JS.is_file():
-        assert _axe(page) == []
+        assert blocking_axe_findings(page) == []
     page.keyboard.press("Escape")
     assert page.evaluate(TIP_JS) is None, "Escape does not dismiss the box"
 
@@ -132,7 +108,7 @@ def test_the_header_button_highlights_every_checked_number_and_is_remembered(des
     SHOTS.mkdir(parents=True, exist_ok=True)
     path = _page_with_numbers(site)
     page = desktop.new_page()
-    watch = _Watch(page)
+    watch = PageWatch(page)
     page.goto(server.url + path, wait_until="networkidle")
     button = page.locator(BUTTON)
     assert button.is_visible(), "no highlight button in the header"
@@ -149,7 +125,7 @@ def test_the_header_button_highlights_every_checked_number_and_is_remembered(des
     assert number.evaluate(STYLE_JS)["background"] != quiet["background"]
     page.screenshot(path=str(SHOTS / "highlighted-light.png"))
     if AXE_JS.is_file():
-        assert _axe(page) == []
+        assert blocking_axe_findings(page) == []
 
     page.reload(wait_until="networkidle")
     assert page.locator(BUTTON).get_attribute("aria-pressed") == "true", "the highlight is not remembered"
@@ -159,7 +135,7 @@ def test_the_header_button_highlights_every_checked_number_and_is_remembered(des
     assert page.evaluate(TIP_JS) is not None
     page.screenshot(path=str(SHOTS / "highlighted-hover-dark.png"))
     if AXE_JS.is_file():
-        assert _axe(page) == []
+        assert blocking_axe_findings(page) == []
 
     page.locator(BUTTON).click()
     assert page.locator(BUTTON).get_attribute("aria-pressed") == "false"
@@ -172,18 +148,11 @@ def test_the_header_button_highlights_every_checked_number_and_is_remembered(des
 def test_on_a_phone_a_tap_shows_what_computed_a_number_and_a_second_tap_opens_its_row(browser, server, site):
     SHOTS.mkdir(parents=True, exist_ok=True)
     path = _page_with_numbers(site)
-    context = browser.new_context(
-        viewport=PHONE,
-        is_mobile=True,
-        has_touch=True,
-        device_scale_factor=1,
-        color_scheme="light",
-        reduced_motion="reduce",
-    )
+    context = phone_context(browser)
     watch_csp(context)
     try:
         page = context.new_page()
-        watch = _Watch(page)
+        watch = PageWatch(page)
         page.goto(server.url + path, wait_until="networkidle")
         assert page.locator(BUTTON).is_visible(), "no highlight button in the phone's header"
         number = page.locator(NUMBER).last

@@ -13,13 +13,12 @@ import json
 import re
 
 import pytest
-from browsertour import AXE_RUN_JS, DESKTOP, PHONE, csp_violations, watch_csp
+from browsertour import DESKTOP, PHONE, PageWatch, blocking_axe_findings, phone_context, watch_csp
 from sitekit import ARTIFACTS, AXE_JS, TEST_SITE_URL
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 SHOTS = ARTIFACTS / "widgets"
-BLOCKING = {"serious", "critical"}
 WIDGET = re.compile(r'<div class="widget" data-widget="(?P<name>[^"]+)" data-src="(?P<src>[^"]+)"')
 EXPECTED = {"temperature", "attention", "positions", "kv-cache"}
 
@@ -42,30 +41,9 @@ def widgets(site):
     return found
 
 
-class _Watch:
-    def __init__(self, page) -> None:
-        self.page, self.errors = page, []
-        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda e: self.errors.append(f"uncaught: {e}"))
-
-    def clean(self) -> None:
-        assert self.errors == [], self.errors
-        assert csp_violations(self.page) == []
-
-
-def _axe(page) -> list[str]:
-    found = page.evaluate(AXE_RUN_JS)
-    return [
-        f"{v['impact']} {v['id']}: {n['target']} {n['summary']}"
-        for v in found
-        if v["impact"] in BLOCKING
-        for n in v["nodes"]
-    ]
-
-
 def _open(context, url: str, name: str):
     page = context.new_page()
-    watch = _Watch(page)
+    watch = PageWatch(page)
     page.goto(url, wait_until="networkidle")
     widget = page.locator(f'div.widget[data-widget="{name}"][data-ready]')
     widget.wait_for(timeout=10_000)
@@ -197,10 +175,10 @@ def test_every_setting_shows_the_values_of_the_data_file(browser, server, widget
             assert control.evaluate("(c) => c.labels.length") == 1, "a control without its label"
         DRIVERS[name](page, widget, data)
         if AXE_JS.is_file():
-            assert _axe(page) == []
+            assert blocking_axe_findings(page) == []
             page.locator('form[data-md-component="palette"] label:not([hidden])').first.click()
             page.wait_for_function("document.body.getAttribute('data-md-color-scheme') === 'slate'", timeout=5_000)
-            assert _axe(page) == []
+            assert blocking_axe_findings(page) == []
         watch.clean()
     finally:
         context.close()
@@ -210,14 +188,7 @@ def test_every_setting_shows_the_values_of_the_data_file(browser, server, widget
 def test_on_a_phone_the_widget_fits_and_answers_a_tap(browser, server, widgets, name):
     SHOTS.mkdir(parents=True, exist_ok=True)
     path = widgets[name][0]
-    context = browser.new_context(
-        viewport=PHONE,
-        is_mobile=True,
-        has_touch=True,
-        device_scale_factor=1,
-        color_scheme="light",
-        reduced_motion="reduce",
-    )
+    context = phone_context(browser)
     watch_csp(context)
     try:
         page, watch, widget = _open(context, server.url + path, name)
@@ -249,7 +220,7 @@ def test_instant_navigation_draws_the_widgets_of_the_new_page(browser, server, w
     context.route("**/sitemap.xml", sitemap_here)
     try:
         page = context.new_page()
-        watch = _Watch(page)
+        watch = PageWatch(page)
         page.goto(server.url, wait_until="networkidle")
         page.evaluate("window.__samePage = true")
         page.locator(f'.md-sidebar--primary a[href$="{path}"]').first.click()
