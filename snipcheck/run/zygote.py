@@ -83,6 +83,7 @@ class Server:
         self.marker = f"zygote-{os.getpid()}-{id(self)}"  # in its environment, and its forks', at their start
         self.names: list[str] = []  # top-level names of the modules it imported
         self.files: list[str] = []  # the files of every module it holds
+        self.held: dict[Path, str | None] = {}  # project root -> the project module it holds, said (``unusable``)
         self.problem: str | None = None if _AVAILABLE else "this platform has no fork with pidfds (Linux 5.3 or later)"
         self._lock = threading.Lock()
         self._ready = threading.Event()
@@ -233,11 +234,13 @@ def unusable(server: Server, root: Path, folders: tuple[Path, ...]) -> str | Non
     snippet's and the project's, first on a run's ``sys.path``) could stand in for."""
     if server.problem is not None:
         return server.problem
-    venv = root / ".venv"
-    for file in server.files:
-        path = Path(file).resolve()
-        if path.is_relative_to(root) and not path.is_relative_to(venv) and path != SERVER.resolve():
-            return f"it holds a module from the project ({path.relative_to(root)}), whose reads no run would record"
+    if root not in server.held:
+        venv, own = root / ".venv", SERVER.resolve()
+        files = [Path(file).resolve() for file in server.files]
+        inside = [p for p in files if p.is_relative_to(root) and not p.is_relative_to(venv) and p != own]
+        server.held[root] = f"it holds a module from the project ({inside[0].relative_to(root)}), whose reads no run would record" if inside else None
+    if server.held[root] is not None:
+        return server.held[root]
     names = set(server.names)
     for folder in folders:
         try:
