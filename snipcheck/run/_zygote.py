@@ -41,6 +41,8 @@ import socket  # noqa: E402
 import threading  # noqa: E402
 import time  # noqa: E402
 
+# What nearly every run imports. Not torch: it would spare its import only to the few runs that
+# use it, while every run would carry its address space, which the memory cap counts.
 PRELOAD = ("numpy", "matplotlib.pyplot")
 
 
