@@ -98,6 +98,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"snipcheck: {line}", file=sys.stderr)
     for line in not_enforced(engine.sandbox_note):
         print(f"snipcheck: warning: {line}", file=sys.stderr)
+    fork_note = engine.take_fork_note()
+    if fork_note:
+        print(f"snipcheck: {fork_note}", file=sys.stderr)
     if args.command == "accept":
         return _accept(engine, build)
     if args.command == "render" and not build.problems:

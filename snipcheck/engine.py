@@ -105,6 +105,10 @@ class Engine:
         """What the executor said of the sandbox it could set up (a weaker one, say)."""
         return self.executor.sandbox_note
 
+    def take_fork_note(self) -> str | None:
+        """Why some runs started from a fresh interpreter, not the pre-imported parent; said once."""
+        return self.executor.take_fork_note()
+
     def on_background_done(self, callback) -> None:
         """Serve: ``callback(name)`` when a run a page showed as running ends."""
         self.scheduler.on_background_done = callback

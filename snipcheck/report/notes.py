@@ -1,6 +1,7 @@
 """What a build says besides its problems, once per build, to the command line and to MkDocs'
 log alike: its summary, each guarantee of the sandbox this kernel did not give its runs (a
-warning each), and each run that is never cached, with why (one line each).
+warning each), each run that is never cached, with why (one line each), and why runs started
+from a fresh interpreter rather than the pre-imported parent, if they did (once).
 
 The sandbox's guarantees are known from the runs of this build: a build that served everything
 from the cache started no snippet, and has no sandbox to speak of.
@@ -50,9 +51,12 @@ def never_cached(engine: Engine, build: Build) -> list[str]:
 
 
 def build_notes(engine: Engine, build: Build) -> list[tuple[str, str]]:
-    """(level, message) for a finished build: its summary, the sandbox's gaps, the runs never cached."""
+    """(level, message) for a finished build: its summary, the sandbox's gaps, the runs never
+    cached, and, the first time, why runs started from a fresh interpreter."""
+    fork_note = engine.take_fork_note()
     return (
         [("info", summary(engine, build))]
         + [("warning", line) for line in not_enforced(engine.sandbox_note)]
         + [("info", line) for line in never_cached(engine, build)]
+        + ([("info", fork_note)] if fork_note else [])
     )

@@ -1,13 +1,16 @@
 """Runs one snippet in a fresh interpreter, fenced in, and writes what it left behind as JSON.
 
 Invoked by the runner as ``python _bootstrap.py CONFIG_JSON`` (by path, so no part of snipcheck
-is imported into the snippet's interpreter). Standard library only. Two processes:
+is imported into the snippet's interpreter), or run as ``__main__`` in a process forked from the
+pre-imported parent (``_zygote.py``), which stands for that command exactly. Standard library
+only. Two processes:
 
 - the supervisor (this process): becomes a child subreaper (Linux ``prctl``), so every process
   the snippet starts, even one that calls ``setsid``, stays its descendant; it waits for the
   snippet up to its timeout, then kills whatever the snippet left running, reaps it, and writes
-  a status file. SIGTERM (the build stopping) does the same at once, and so does the build's
-  death, however it died (``PR_SET_PDEATHSIG``);
+  a status file. SIGTERM (the build stopping) does the same at once, and so does its parent's
+  death, however it died (``PR_SET_PDEATHSIG``): the build's, or the pre-imported parent's, which
+  dies with the build;
 - the snippet process (a fork): caps its address space (``RLIMIT_AS``), the size of any file it
   writes, and core dumps; where the kernel has Landlock, restricts itself and every process it
   starts to writing only inside its own working and temporary folders, opening no TCP connection
@@ -696,7 +699,10 @@ class _Unsteady:
         self.wrap(os, "urandom", "unseeded randomness")
         datetime.datetime = self._dated(datetime.datetime, ("now", "utcnow", "today"))
         datetime.date = self._dated(datetime.date, ("today",))
-        sys.meta_path.insert(0, _AfterImport("numpy.random", self._numpy))
+        if "numpy.random" in sys.modules:  # imported before the snippet ran (by the pre-imported parent)
+            self._numpy(sys.modules["numpy.random"])
+        else:
+            sys.meta_path.insert(0, _AfterImport("numpy.random", self._numpy))
 
     def _dated(self, cls, names):
         """A subclass of ``cls`` whose ``names`` note the clock; isinstance holds for ``cls``'s objects."""

@@ -51,7 +51,7 @@ PINNED_ENV = {
 }
 # The run stage's code that decides what a result holds (how a snippet is fenced, run, compared
 # and stored): a change to any of them is a new result.
-_OWN_FILES = ("_bootstrap.py", "cache.py", "environment.py", "executor.py", "jobs.py", "result.py", "store.py")
+_OWN_FILES = ("_bootstrap.py", "_zygote.py", "cache.py", "environment.py", "executor.py", "jobs.py", "result.py", "store.py", "zygote.py")
 
 
 def _version(package: str) -> str:

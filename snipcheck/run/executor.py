@@ -21,9 +21,11 @@ import threading
 import time
 from pathlib import Path
 
+from . import zygote
 from .cells import cell_outputs, cell_starts
 from .environment import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, KILL_GRACE, MATPLOTLIBRC, OUTPUT_LIMIT, snippet_environment
 from .result import Request, SnippetResult, malformed
+from .zygote import ForkedRun
 
 BOOTSTRAP = Path(__file__).with_name("_bootstrap.py")
 PACKAGE = Path(__file__).resolve().parents[1]  # snipcheck itself: a snippet's reads of it are not tracked
@@ -37,17 +39,26 @@ class Executor:
         self.root = Path(root).resolve()
         self.snippets_dir = Path(snippets_dir).resolve()
         self.cache_dir = Path(cache_dir).resolve()
-        self._active: set[subprocess.Popen] = set()
-        self._runs: dict[str, set[subprocess.Popen]] = {}  # snippet name -> its processes running now
+        self._active: set[subprocess.Popen | ForkedRun] = set()
+        self._runs: dict[str, set[subprocess.Popen | ForkedRun]] = {}  # snippet name -> its processes running now
         self._lock = threading.Lock()
         self.cancel = threading.Event()
         self.sandbox_note: str | None = None
         self.output_limit = OUTPUT_LIMIT  # bytes read of each of a run's stdout and stderr
         self.namespaces = True  # network and PID namespaces where the kernel allows them (off: to test the fallback)
+        self.fork_server = True  # runs forked from the pre-imported parent where it can (off: each a fresh interpreter)
+        self.fork_note: str | None = None  # why some run did not start from it
+        self._fork_note_said = True
+        self._server: zygote.Server | None = None
 
     def run_one(self, name: str, request: Request | None = None) -> SnippetResult:
-        """Run one snippet in a fresh interpreter, fenced in, in an empty folder."""
-        request = request or Request()
+        """Run one snippet in a fresh interpreter (or one forked from the pre-imported parent, the
+        same), fenced in, in an empty folder."""
+        result = self._run(name, request or Request(), fork=True)
+        return result if result is not None else self._run(name, request or Request(), fork=False)
+
+    def _run(self, name: str, request: Request, fork: bool) -> SnippetResult | None:
+        """The run; None if the server it was forked from died under it (it is to run again)."""
         path = self.snippets_dir / name
         timeout = request.timeout or DEFAULT_TIMEOUT
         memory = request.memory_mb or DEFAULT_MEMORY_MB
@@ -73,21 +84,18 @@ class Executor:
                 "writable": [str(work), str(scratch), str(home), "/dev"],
                 "untracked": [str(self.root / ".venv"), str(self.root / ".git"), str(self.cache_dir), str(PACKAGE)],
             }
-            (tmp / "config.json").write_text(json.dumps(config), encoding="utf-8")
             out_path, err_path = tmp / "stdout", tmp / "stderr"
+            argv = [sys.executable, "-W", "error", str(BOOTSTRAP), str(tmp / "config.json")]
+            env = snippet_environment(scratch, home, marker)
             with open(out_path, "wb") as out, open(err_path, "wb") as err:
-                try:
-                    process = subprocess.Popen(
-                        [sys.executable, "-W", "error", str(BOOTSTRAP), str(tmp / "config.json")],
-                        cwd=work,
-                        env=snippet_environment(scratch, home, marker),
-                        stdout=out,
-                        stderr=err,
-                        stdin=subprocess.DEVNULL,
-                        start_new_session=True,
-                    )
-                except OSError as exc:
-                    return SnippetResult(name, error=f"cannot start Python: {exc}")
+                process = self._forked(path, config, argv, work, env, out, err) if fork else None
+                if process is None:
+                    config["parent"] = os.getpid()
+                    (tmp / "config.json").write_text(json.dumps(config), encoding="utf-8")
+                    try:
+                        process = subprocess.Popen(argv, cwd=work, env=env, stdout=out, stderr=err, stdin=subprocess.DEVNULL, start_new_session=True)
+                    except OSError as exc:
+                        return SnippetResult(name, error=f"cannot start Python: {exc}")
             with self._lock:
                 self._active.add(process)
                 self._runs.setdefault(name, set()).add(process)
@@ -101,6 +109,11 @@ class Executor:
                     self._active.discard(process)
                     self._runs.get(name, set()).discard(process)
                 _kill_marked(marker)
+            if isinstance(process, ForkedRun) and process.lost and not process.signalled and not self.cancel.is_set():
+                if process.running(KILL_GRACE):  # its supervisor stops the snippet as the server's end tells it to
+                    process.kill()
+                self._say_once(self._server.problem if self._server else None)
+                return None
             seconds = time.monotonic() - start
             (out_bytes, out_size), (err_bytes, err_size) = self._read_capped(out_path), self._read_capped(err_path)
             stdout, stderr = out_bytes.decode("utf-8", "replace"), err_bytes.decode("utf-8", "replace")
@@ -165,6 +178,35 @@ class Executor:
             if result.error is None and problem:
                 result.error = problem
         return result
+
+    def _forked(self, path: Path, config: dict, argv: list[str], work: Path, env: dict[str, str], out, err) -> ForkedRun | None:
+        """The run's supervisor forked from the pre-imported parent, its config written for it;
+        None (said once) if the run is to start from a fresh interpreter."""
+        if not self.fork_server:
+            return None
+        self._server = self._server or zygote.shared()
+        why = zygote.unusable(self._server, self.root, (path.parent, self.root))
+        if why is None:
+            config["parent"] = self._server.pid
+            Path(argv[-1]).write_text(json.dumps(config), encoding="utf-8")
+            process = self._server.spawn(argv, work, env, out.fileno(), err.fileno())
+            if isinstance(process, ForkedRun):
+                return process
+            why = process
+        self._say_once(why)
+        return None
+
+    def _say_once(self, why: str | None) -> None:
+        with self._lock:
+            if self.fork_note is None:
+                self.fork_note = f"snippets start from a fresh interpreter, not from the pre-imported parent: {why or 'it ended'}"
+                self._fork_note_said = False
+
+    def take_fork_note(self) -> str | None:
+        """Why runs started from a fresh interpreter rather than the pre-imported parent, once."""
+        with self._lock:
+            said, self._fork_note_said = self._fork_note_said, True
+        return None if said else self.fork_note
 
     def _read_capped(self, path: Path) -> tuple[bytes, int]:
         """At most ``output_limit`` bytes of ``path``, and the file's whole size."""
@@ -236,8 +278,9 @@ class Executor:
             except OSError:
                 pass
 
-    def _kill(self, process: subprocess.Popen) -> None:
-        for kill in (lambda: os.killpg(process.pid, signal.SIGKILL), lambda: process.kill()):
+    def _kill(self, process: subprocess.Popen | ForkedRun) -> None:
+        group = (lambda: None) if isinstance(process, ForkedRun) else lambda: os.killpg(process.pid, signal.SIGKILL)
+        for kill in (group, lambda: process.kill()):  # a ForkedRun's kill is its group's too
             try:
                 kill()
             except OSError:

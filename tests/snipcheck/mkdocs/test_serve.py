@@ -81,12 +81,16 @@ class Served:
         return int(found[-1][0]), int(found[-1][1])
 
     def snippet_processes(self) -> list[psutil.Process]:
+        """A run's processes: a fresh interpreter's (``_bootstrap.py``) or those forked from the
+        pre-imported parent (``_zygote.py``, which a fork's command line still shows)."""
         found = []
         for process in psutil.Process(self.process.pid).children(recursive=True):
             try:
-                if process.status() != psutil.STATUS_ZOMBIE and "_bootstrap.py" in " ".join(process.cmdline()):
+                started = " ".join(process.cmdline())
+                forked = "_zygote.py" in started and "_zygote.py" in " ".join(process.parent().cmdline())
+                if process.status() != psutil.STATUS_ZOMBIE and ("_bootstrap.py" in started or forked):
                     found.append(process)
-            except psutil.NoSuchProcess:
+            except (psutil.NoSuchProcess, AttributeError):
                 continue
         return found
 
