@@ -17,6 +17,8 @@ Each figure is the median of REPEATS runs, printed with the machine's load avera
 `--test` also times `make test` in a fresh clone, its set-up (virtual environment, browser)
 included. The copy is made from the files git tracks, so it is what a fresh clone would build.
 
+`--fail-over 2` exits 1 when a median exceeds twice its target: a bound generous enough for a
+shared machine, for a check that fails on a regression rather than on the load of the moment.
 `--only` measures some of these (`--only warm,serve,dirty`: the edit loop alone). Without `cold`,
 the copy starts from this checkout's caches (.cache/: every entry is keyed on what it depends on,
 so what the tracked files no longer match is simply redone) and is built once, untimed, first.
@@ -275,8 +277,14 @@ def warm_copy(dest: Path) -> Path:
     return project
 
 
+OVER: list[str] = []  # the figures whose median exceeded --fail-over times their target
+FAIL_OVER = [0.0]  # --fail-over: 0 never fails
+
+
 def report(label: str, samples: list[float], loads: list[str], target: float | None, extra: str = "") -> None:
     median = statistics.median(samples)
+    if target is not None and FAIL_OVER[0] and median > FAIL_OVER[0] * target:
+        OVER.append(f"{label}: median {median:.2f} s > {FAIL_OVER[0]:g} x {target:g} s")
     verdict = "" if target is None else (f"  [target <= {target:g} s: " + ("met]" if median <= target else "MISSED]"))
     print(f"{label}: median {median:.2f} s of {', '.join(f'{s:.2f}' for s in samples)}{extra}{verdict}")
     for sample, at in zip(samples, loads, strict=True):
@@ -365,7 +373,15 @@ def main() -> None:
         metavar="PARTS",
         help=f"a comma-separated choice of {', '.join(PARTS)}",
     )
+    parser.add_argument(
+        "--fail-over",
+        type=float,
+        default=0.0,
+        metavar="FACTOR",
+        help="exit 1 when a figure's median exceeds FACTOR times its target (a generous bound for a shared machine)",
+    )
     args = parser.parse_args()
+    FAIL_OVER[0] = args.fail_over
     only = args.only
     print(f"measuring in a throwaway copy; {load()}")
     with tempfile.TemporaryDirectory(prefix="measure-") as tmp:
@@ -415,6 +431,8 @@ def main() -> None:
         edit_loop(project, only, args.repeats)
     if args.test:
         time_make_test(1)
+    if OVER:
+        raise SystemExit("over the bound --fail-over sets:\n" + "\n".join(OVER))
 
 
 if __name__ == "__main__":
