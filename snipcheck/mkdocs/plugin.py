@@ -28,6 +28,7 @@ from ..layout import VERIFICATION_PAGE
 from ..report.notes import build_notes
 from ..report.page import unrendered_ties
 from ..report.stage import Staged, stage
+from ..report.survivors import Scans
 from ..report.urls import download_path
 from .files import read_pages, resolve_requires, stable_file
 from .options import SnipcheckConfig
@@ -50,6 +51,7 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
         self.site_url, self.requires = "", {}
         self.rows = SetAsideRows()
         self.dirty_pages: DirtyPages | None = None
+        self.scans: Scans | None = None  # each page's HTML read for ties as written, kept by that HTML
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.serving, self.dirty = command == "serve", dirty
@@ -73,6 +75,7 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
                 warn=lambda message: log.warning(message),
             )
             self.dirty_pages = DirtyPages(root, self.engine.docs_dir, self.engine.snippets_dir)
+            self.scans = Scans(root / self.config.cache_dir / "scans")
         self.engine.start_live()  # a build's measurements start now, beside the rest of MkDocs' start-up
         return config
 
@@ -175,7 +178,7 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
         if uri in self.notebooks.values():
             page.meta["search"] = {"exclude": True}  # the same code is on the section page
         if self.build is not None and uri in self.build.docs:
-            missing = unrendered_ties(self.build, uri, html)
+            missing = unrendered_ties(self.build, uri, html, self.scans.visible_ties)
             self._fail_or_log(missing, f"snipcheck: {len(missing)} tie(s) not shown as a checked number")
         return html
 
@@ -186,6 +189,8 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
 
     def on_post_build(self, *, config) -> None:
         """Each notebook's download (mkdocs-jupyter's ``include_source``) as downloaded: absolute links."""
+        if not self.dirty:  # every page was read for ties as written: what no page showed goes
+            self.scans.evict_unused()
         for nb_uri, data in self.staged.downloads.items():
             target = Path(config.site_dir) / download_path(nb_uri, self.use_directory_urls)
             if target.is_file() and target.read_bytes() != data:

@@ -82,6 +82,8 @@ def split_cells(source: str) -> Cells:
     lines = split_lines(source)
     if lines and lines[-1] == "":
         lines.pop()
+    if not any(_MARKER.match(line) for line in lines):  # a marker's comment is such a line: nothing to tokenize
+        return Cells()
     markers = _marker_lines(source, lines)
     if not markers:
         return Cells()

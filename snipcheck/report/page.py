@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Callable
 
 from ..check.records import Build, Outcome
 from ..dispatch import ByRegion
@@ -29,7 +30,7 @@ from ..problems import Problem, ProblemKind
 from ..read.cells import cell_code
 from ..read.page import Document
 from ..read.regions import ComputedTie, Figure, OutputBlock, QuotedTie, RangeTie, RunBlock, Widget
-from .survivors import raw_ties
+from .survivors import raw_ties, visible_ties
 
 RENDER = ByRegion("RENDER")
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
@@ -228,10 +229,11 @@ def _after_front_matter(lines: list[str]) -> int:
     return 0
 
 
-def unrendered_ties(build: Build, src_uri: str, html_text: str) -> list[Problem]:
+def unrendered_ties(build: Build, src_uri: str, html_text: str, scan: Callable[[str], list[str]] = visible_ties) -> list[Problem]:
     """Problems for the ties of a page whose number did not come out as a linked element, and for
     every tie the page shows as written (``survivors.py``; a page with problems lists them, ties
-    and all, so it is not read for survivors)."""
+    and all, so it is not read for survivors). ``scan``: what reads the HTML for them
+    (``visible_ties``, or a ``Scans``' one that keeps each page's answer)."""
     doc = build.docs[src_uri]
     rendered = set(_TIE_LINK.findall(html_text))
     missing = []
@@ -246,5 +248,5 @@ def unrendered_ties(build: Build, src_uri: str, html_text: str) -> list[Problem]
                 )
             )
     if not any(problem.path == doc.path for problem in build.problems):
-        missing += raw_ties(doc, html_text)
+        missing += raw_ties(doc, html_text, scan)
     return missing

@@ -9,13 +9,24 @@ This reads the page's HTML as a reader sees it: its text and the attributes a br
 styles skipped. Text inside ``<code>`` and ``<pre>`` is code, shown as written on purpose (a tie
 the reader took for prose but Markdown made code is caught by its missing number instead).
 A tie is ``{{``, text holding one of the operators ``=``, ``@`` or ``~``, then ``}}``.
+
+Reading a page's HTML is most of the time this takes, so ``Scans`` keeps what each page's HTML
+showed, in a folder, keyed by that HTML, the source of this module and Python's version (its
+``html.parser`` reads the HTML): an unchanged page is not read again, and gives the same ties, so
+the same problems, as when it was read.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 import re
+import sys
+from collections.abc import Callable
 from html import unescape
 from html.parser import HTMLParser
+from pathlib import Path
 
 from ..problems import Problem, ProblemKind
 from ..read.page import Document
@@ -111,9 +122,56 @@ def visible_ties(html: str) -> list[str]:
     return _ties("".join(parser.chunks))
 
 
-def raw_ties(doc: Document, html: str) -> list[Problem]:
-    """A problem for each tie of ``html`` a reader sees as written, at the source line holding it."""
-    found = visible_ties(html)
+class Scans:
+    """``visible_ties``, each page's answer kept in ``folder`` (one file per HTML read)."""
+
+    FORMAT = 1  # the layout of an entry; a new layout misses every old entry
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.used: set[str] = set()  # the keys looked up since the last eviction
+        source = Path(__file__).read_bytes()
+        self._fingerprint = hashlib.sha256(source + f"\0{sys.version}\0{self.FORMAT}".encode()).hexdigest()
+
+    def key(self, html: str) -> str:
+        return hashlib.sha256(f"{self._fingerprint}\0{html}".encode("utf-8", "surrogatepass")).hexdigest()
+
+    def visible_ties(self, html: str) -> list[str]:
+        key = self.key(html)
+        self.used.add(key)
+        path = self.folder / f"{key}.json"
+        try:
+            kept = json.loads(path.read_text(encoding="utf-8"))
+            if isinstance(kept, list) and all(isinstance(inner, str) for inner in kept):
+                return kept
+        except (OSError, ValueError):
+            pass
+        found = visible_ties(html)
+        temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            temporary.write_text(json.dumps(found), encoding="utf-8")
+            os.replace(temporary, path)  # a reader sees the whole entry or none
+        except OSError:
+            pass  # not kept: read again next time
+        return found
+
+    def evict_unused(self) -> None:
+        """Delete every entry not looked up since the last eviction (call after a build that read
+        every page), and start counting again."""
+        try:
+            for path in self.folder.glob("*.json"):
+                if path.stem not in self.used:
+                    path.unlink(missing_ok=True)
+        except OSError:
+            pass
+        self.used = set()
+
+
+def raw_ties(doc: Document, html: str, scan: Callable[[str], list[str]] = visible_ties) -> list[Problem]:
+    """A problem for each tie of ``html`` a reader sees as written, at the source line holding it
+    (``scan``: ``visible_ties`` or a ``Scans``' one)."""
+    found = scan(html)
     if not found:
         return []
     lines = doc.text.split("\n")

@@ -17,11 +17,13 @@ Markdown or math).
 from __future__ import annotations
 
 import ast
+import functools
 import html
 import io
 import posixpath
 import tokenize
 from collections import defaultdict
+from collections.abc import Iterator
 
 from ..check.records import Build
 from ..layout import VERIFICATION_PAGE, figure_snippet, figure_target
@@ -92,20 +94,35 @@ def snippet_asserts(source: str) -> list[tuple[int, str, str]]:
     """Every ``assert`` of a snippet, in source order: (line, condition, message). The message is
     the assert's own (its text if a string literal, else its source), or failing that the comment
     on the assert's last line; empty if neither. A snippet that does not parse has none here (the
-    checker reports it elsewhere)."""
+    checker reports it elsewhere). Each source is read once per process (a build stages its pages
+    more than once; a server rebuilds them on every edit)."""
+    return list(_asserts(source))
+
+
+def _statements(body: list) -> Iterator[ast.stmt]:
+    """Every statement in ``body`` and in the blocks of its statements, at any depth (an
+    ``assert`` is a statement: no expression holds one)."""
+    for node in body:
+        yield node
+        for value in vars(node).values():  # body, orelse, finalbody, handlers, cases
+            if isinstance(value, list) and value and isinstance(value[0], ast.stmt):
+                yield from _statements(value)
+            elif isinstance(value, list) and value and isinstance(value[0], (ast.excepthandler, ast.match_case)):
+                for block in value:
+                    yield from _statements(block.body)
+
+
+@functools.lru_cache(maxsize=4096)
+def _asserts(source: str) -> tuple[tuple[int, str, str], ...]:
+    if "assert" not in source:  # the keyword is in the source of every assert
+        return ()
     try:
         tree = ast.parse(source)
     except SyntaxError:
-        return []
-    comments: dict[int, str] = {}
-    try:
-        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
-            if tok.type == tokenize.COMMENT:
-                comments[tok.start[0]] = tok.string.lstrip("#").strip()
-    except (tokenize.TokenError, IndentationError):
-        pass
+        return ()
+    comments: dict[int, str] | None = None  # read only for an assert that has no message
     found = []
-    for node in ast.walk(tree):
+    for node in _statements(tree.body):
         if not isinstance(node, ast.Assert):
             continue
         condition = ast.get_source_segment(source, node.test) or ast.unparse(node.test)
@@ -114,9 +131,22 @@ def snippet_asserts(source: str) -> list[tuple[int, str, str]]:
         elif node.msg is not None:
             message = ast.get_source_segment(source, node.msg) or ast.unparse(node.msg)
         else:
+            comments = _comments(source) if comments is None else comments
             message = comments.get(node.end_lineno or node.lineno, "")
         found.append((node.lineno, condition, message))
-    return sorted(found)
+    return tuple(sorted(found))
+
+
+def _comments(source: str) -> dict[int, str]:
+    """Line -> the text of the comment on it."""
+    comments: dict[int, str] = {}
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+            if tok.type == tokenize.COMMENT:
+                comments[tok.start[0]] = tok.string.lstrip("#").strip()
+    except (tokenize.TokenError, IndentationError):
+        pass
+    return comments
 
 
 _QUOTE_HEAD = (

@@ -186,12 +186,16 @@ def test_a_tie_that_did_not_render_as_a_number_is_caught_in_the_html(project):
 
 @pytest.mark.hostile
 def test_a_tie_the_page_shows_as_written_fails_mkdocs_build_at_its_source_line(site):
+    """And again when the page's scan is reused (``Scans``, keyed by the page's HTML)."""
     site.page("p.md", PAGE % "0.5" + "\nAnd &#123;&#123; 0.7 = x &#125;&#125; shows as written.\n")
-    run = _mkdocs_build(site.root)
-    assert run.returncode != 0, run.stderr
-    assert (
-        "snipcheck: 1 tie(s) not shown as a checked number:\ndocs/p.md:12: a tie shows on the page as written, unchecked: {{ 0.7 = x }}" in run.stderr
-    ), run.stderr
+    kept = []
+    for build in ("read", "reused"):
+        run = _mkdocs_build(site.root)
+        assert run.returncode != 0, (build, run.stderr)
+        problem = "docs/p.md:12: a tie shows on the page as written, unchecked: {{ 0.7 = x }}"
+        assert f"snipcheck: 1 tie(s) not shown as a checked number:\n{problem}" in run.stderr, (build, run.stderr)
+        kept.append({p.name: p.stat().st_mtime_ns for p in (site.root / ".cache" / "snipcheck" / "scans").glob("*.json")})
+    assert kept[0] and kept[1] == kept[0], "the second build did not reuse the page's scan"
 
 
 @pytest.mark.hostile

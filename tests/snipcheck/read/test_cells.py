@@ -3,6 +3,8 @@ and every malformed cell refused at the snippet's own line."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from snipcheck.read.cells import cell_code, split_cells
@@ -71,3 +73,28 @@ def test_crlf_line_endings_count_lines_as_the_file_has_them():
 def test_a_file_that_does_not_tokenize_is_still_split_line_by_line():
     cells = split_cells("# %% a\nx = (\n# %% b\ny = 2\n")
     assert [c.name for c in cells.cells] == ["a", "b"]
+
+
+HOSTILE_MARKERS = [
+    "x = 1\n",
+    "# %% a\nx = 1\n",
+    "x = 1  # %% not at the start of its line\n",
+    's = """\n# %% inside a string\n"""\n',
+    "x = 1\r# %% after a lone carriage return\ny = 2\n",
+    "x = 1\r\n#%% b\r\ny = 2\r\n",
+    "def f(:\n# %% in a file that does not tokenize\n",
+]
+SNIPPET_FILES = sorted((Path(__file__).resolve().parents[3] / "snippets").glob("*.py"))
+
+
+@pytest.mark.hostile
+@pytest.mark.parametrize("source", HOSTILE_MARKERS + [p.read_text(encoding="utf-8") for p in SNIPPET_FILES])
+def test_a_file_without_a_marker_line_is_not_tokenized_and_one_with_markers_still_is(source):
+    """The tokenizer's markers (an independent reading) are found exactly where split_cells finds cells."""
+    from snipcheck.numeric import split_lines
+    from snipcheck.read.cells import _marker_lines
+
+    markers = _marker_lines(source, split_lines(source))
+    cells = split_cells(source)
+    assert bool(markers) == bool(cells.cells or cells.problems)
+    assert {cell.line for cell in cells.cells} <= set(markers)

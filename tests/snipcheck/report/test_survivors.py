@@ -96,3 +96,64 @@ def test_a_tie_the_reader_cannot_see_fails_the_build_at_its_line(project):
     assert project.build().checks == []
     [problem] = built_problems(project)
     assert problem.startswith("docs/p.md:6: a tie shows on the page as written, unchecked: {{ 5 = x }}"), problem
+
+
+SHOWN = "<p>first {{ 4 = x }}</p><p><code>{{ 5 = y }}</code></p><p>second {{ 4 = x }}</p>"
+
+
+@pytest.fixture
+def scans(tmp_path, monkeypatch):
+    """A ``Scans`` over a fresh folder, and the pages it read (``reads``) rather than took from it."""
+    from snipcheck.report import survivors
+
+    reads: list[str] = []
+    read = survivors.visible_ties
+
+    def counted(html):
+        reads.append(html)
+        return read(html)
+
+    monkeypatch.setattr(survivors, "visible_ties", counted)
+    return survivors.Scans(tmp_path / "scans"), reads
+
+
+@pytest.mark.parametrize("html", [SHOWN, "<p>nothing shown</p>", "<p>&#123;&#123; 3 ~ t &#125;&#125;</p>", "<p>\udc80 {{ 1 = z }}</p>"])
+def test_a_kept_scan_gives_what_reading_the_page_gives(scans, html):
+    cache, reads = scans
+    assert cache.visible_ties(html) == visible_ties(html)
+    assert cache.visible_ties(html) == visible_ties(html)
+    assert reads == [html]  # read once, then taken from the folder
+
+
+def test_a_page_reused_from_the_folder_fails_as_it_did_when_read(scans):
+    cache, reads = scans
+    doc = parse("# T\n\nfirst {{ 4 = x }}\n\nsecond {{ 4 = x }}\n", "docs/p.md")
+    read = [str(p) for p in raw_ties(doc, SHOWN, cache.visible_ties)]
+    reused = [str(p) for p in raw_ties(doc, SHOWN, cache.visible_ties)]
+    assert len(reads) == 1
+    assert read == reused == [str(p) for p in raw_ties(doc, SHOWN)]
+    assert [p.split(": ", 1)[0] for p in reused] == ["docs/p.md:3", "docs/p.md:5"]
+
+
+def test_other_html_a_changed_scanner_or_an_unreadable_entry_is_read_again(scans, monkeypatch):
+    from snipcheck.report import survivors
+
+    cache, reads = scans
+    cache.visible_ties(SHOWN)
+    cache.visible_ties(SHOWN.replace("second", "third"))
+    assert len(reads) == 2
+    [entry, _] = sorted(cache.folder.glob("*.json"), key=lambda p: p.stat().st_mtime_ns)
+    entry.write_text('["not what the page shows"', encoding="utf-8")
+    assert cache.visible_ties(SHOWN) == ["4 = x", "4 = x"]
+    assert len(reads) == 3
+    monkeypatch.setattr(survivors.Path, "read_bytes", lambda self: b"an edited scanner")
+    assert survivors.Scans(cache.folder).key(SHOWN) != cache.key(SHOWN)
+
+
+def test_entries_no_page_looked_up_since_the_last_eviction_go(scans):
+    cache, _ = scans
+    cache.visible_ties(SHOWN)
+    cache.evict_unused()
+    cache.visible_ties("<p>another page</p>")
+    cache.evict_unused()
+    assert [p.stem for p in cache.folder.glob("*.json")] == [cache.key("<p>another page</p>")]

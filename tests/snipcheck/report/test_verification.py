@@ -4,6 +4,7 @@ sources kept as text, the rows collapsible and filterable."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -95,6 +96,76 @@ def test_the_ledger_is_collapsible_and_filterable(ledger_build):
 )
 def test_a_snippets_asserts_are_read_with_line_condition_and_message(source, expected):
     assert snippet_asserts(source) == expected
+
+
+NESTED = """\
+class A:
+    def f(self):
+        assert 1, "method"
+        if a:
+            assert 2
+        elif b:
+            pass
+        else:
+            assert 3  # else
+try:
+    assert 4
+except ValueError:
+    assert 5
+else:
+    assert 6
+finally:
+    for i in x:
+        assert 7
+    else:
+        assert 8
+while y:
+    with z:
+        assert 9
+match v:
+    case 1:
+        assert 10
+async def g():
+    async for i in x:
+        async with z:
+            assert 11
+try:
+    pass
+except* OSError:
+    assert 12
+@decorated(lambda: 0)
+def h():
+    def inner():
+        assert 13
+"""
+
+
+def _every_assert_line(source: str) -> list[int]:
+    """An independent reading: every Assert node anywhere in the tree."""
+    import ast
+
+    return sorted(node.lineno for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Assert))
+
+
+SNIPPETS = sorted((Path(__file__).resolve().parents[3] / "snippets").rglob("*.py"))
+
+
+@pytest.mark.hostile
+@pytest.mark.parametrize("path", [None, *SNIPPETS], ids=lambda p: "nested" if p is None else p.name)
+def test_every_assert_at_any_depth_is_found(path):
+    source = NESTED if path is None else path.read_text(encoding="utf-8")
+    try:
+        expected = _every_assert_line(source)
+    except SyntaxError:
+        expected = []
+    assert [line for line, _, _ in snippet_asserts(source)] == expected
+    assert snippet_asserts(source) == snippet_asserts(source) and snippet_asserts(source) is not snippet_asserts(source)
+
+
+def test_nested_asserts_keep_their_messages():
+    found = {line: message for line, _, message in snippet_asserts(NESTED)}
+    assert (found[3], found[5], found[9]) == ("method", "", "else")
+    assert len(found) == 13
 
 
 @pytest.mark.hostile
