@@ -46,7 +46,7 @@ def test_a_range_tie_renders_with_the_measured_part_marked(project):
     rendered = render(project.build(), "p.md")
     assert re.search(
         r'\[<span class="live-number" data-search-exclude>4\.12</span>\]\(verification\.md#check-p-6-1 "[^"]*"\)'
-        r'\{ #tie-6-1 .checked-number .range-number \}<span hidden>3\u20135</span>-fold',
+        r"\{ #tie-6-1 .checked-number .range-number \}<span hidden>3\u20135</span>-fold",
         rendered,
     ), rendered
 
