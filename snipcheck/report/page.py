@@ -3,7 +3,9 @@
 - a run block becomes the snippet's code (and, for a ``live`` run, the output this build measured);
 - an output block becomes a checked-output block the verification page links back to;
 - a computed tie becomes its documented number, linked to its row on the verification page;
-- a range tie becomes ``3–5 (measured: 4.1)``, the measured part marked ``live-number``;
+- a range tie becomes the value this build measured (``4.1``, marked ``live-number``), linked to its
+  row; the range it must lie in is in the link's title, on the verification page and, hidden, in
+  the text search indexes;
 - a quoted tie becomes its number, linked to the list of quoted numbers.
 Each tie's link title says what stands behind the number (``computed by snippets/04_variance.py:
 variance[4]; checked at the printed precision``): the site shows it on hover, focus and tap, and it
@@ -131,14 +133,15 @@ def _range(tie: RangeTie, outcome: Outcome, build: Build, verification: str) -> 
     check = outcome.checks[0] if outcome.checks else None
     result = build.results.get(tie.snippet)
     if check is None:
-        note = " (measured: still running)" if result is not None and result.pending else ""
-        return tie.shown_range + (f' <span class="live-number">{note.strip()}</span>' if note else "")
+        if result is not None and result.pending:
+            return f'{tie.shown_range} <span class="live-number">(still being measured)</span>'
+        return tie.shown_range
     attrs = f"#{tie_id(tie.line, tie.position)}"
     title = _title(f"measured by {build.snippet_label(check.snippet)}: {check.what}; checked to lie in [{tie.low.text}, {tie.high.text}]")
-    return (
-        f'[{tie.shown_range}]({verification}#{check.anchor} "{title}"){{ {attrs} .checked-number .range-number }} '
-        f'<span class="live-number">(measured: {md_text(check.computed)})</span>'
-    )
+    # search indexes the range, which every build shares, and not the measured value, which it does not
+    measured = f'<span class="live-number" data-search-exclude>{md_text(check.computed)}</span>'
+    link = f'[{measured}]({verification}#{check.anchor} "{title}"){{ {attrs} .checked-number .range-number }}'
+    return f"{link}<span hidden>{tie.shown_range}</span>"
 
 
 @RENDER.register(ComputedTie)

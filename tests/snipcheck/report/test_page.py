@@ -91,9 +91,9 @@ def test_the_title_states_the_name_not_the_computed_value(project):
     assert "0.248173" not in link["title"] and "this build" not in link["title"]
 
 
-def test_a_range_tie_renders_as_before_with_a_title_that_does_not_change_between_builds(project):
-    """The measured value is beside the range (live-number); the title, the same in every build,
-    names what measured it and the range it must lie in."""
+def test_a_range_tie_shows_the_measured_value_with_a_title_that_does_not_change_between_builds(project):
+    """The reader sees the measured value (live-number); the title, the same in every build, names
+    what measured it and the range it must lie in."""
     project.page("p.md", f"# P\n\n{LIVE}It grows {{{{ 3..5 ~ g }}}}-fold.\n")
     titles = []
     for measured in ("4.1234", "3.5"):
@@ -101,9 +101,11 @@ def test_a_range_tie_renders_as_before_with_a_title_that_does_not_change_between
         build = project.build()
         assert build.problems == []
         [link] = tie_links(build)
-        assert (link["text"], link["class"]) == ("3\u20135", "checked-number range-number")
+        assert (link["text"], link["class"]) == (measured[:4], "checked-number range-number")
         titles.append(link["title"])
-        assert f'<span class="live-number">(measured: {measured[:4]})</span>' in render(build, "p.md")
+        assert f'<span class="live-number" data-search-exclude>{measured[:4]}</span>' in render(build, "p.md")
+        assert render(build, "p.md").count("3\u20135") == 1  # for search only
+        assert "<span hidden>3\u20135</span>" in render(build, "p.md")
     assert titles == ["measured by snippets/t.py: g; checked to lie in [3, 5]"] * 2
 
 

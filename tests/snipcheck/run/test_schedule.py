@@ -108,7 +108,7 @@ def test_mkdocs_build_collects_the_measurement_and_ships_its_figure(live_project
         svg = (live_project.root / "out" / "figures" / "clock" / "clock.svg").read_bytes()
         assert svg.startswith(b"<?xml") and b"still running" not in svg
         html = (live_project.root / "out" / "t" / "index.html").read_text(encoding="utf-8")
-        assert "(measured: " in html and "still running" not in html
+        assert '<span class="live-number" data-search-exclude>' in html and "still being measured" not in html
         verification = (live_project.root / "out" / "verification" / "index.html").read_text(encoding="utf-8")
         assert "0..1000" in verification and "still running" not in verification
     assert "snipcheck: 1 snippets run, 1 from cache; 2 numbers checked" in run.stderr
