@@ -49,6 +49,23 @@ def check_positive(value, name):
     return float(value)
 
 
+def check_float_dtype(dtype, name="dtype"):
+    """dtype -> ``numpy.dtype(dtype)`` when it is a real floating dtype (float16, float32, float64...).
+
+    TypeError for anything else: an int, complex or bool dtype, or something that is not a dtype.
+
+    >>> check_float_dtype("float32")
+    dtype('float32')
+    """
+    try:
+        checked = np.dtype(dtype)
+    except TypeError:
+        raise TypeError(f"{name} must be a floating numpy dtype, got {dtype!r}") from None
+    if checked.kind != "f":
+        raise TypeError(f"{name} must be a floating numpy dtype, got {checked}")
+    return checked
+
+
 def check_rng(rng):
     """Raise TypeError unless ``rng`` is a numpy.random.Generator. -> None"""
     if not isinstance(rng, np.random.Generator):

@@ -21,7 +21,8 @@ def embed(tokens, E, position=True):
     """Token vectors scaled by sqrt(d_model), plus the sinusoidal positional encodings.
 
     tokens: int (..., n), E: (vocab, d_model), position: add PE (3.5) or not
-    -> (..., n, d_model)
+    -> (..., n, d_model), of E's dtype: float32 weights give float32 vectors, the
+    encodings rounded to float32 before they are added.
 
     >>> E = np.arange(12.0).reshape(3, 4)  # (vocab, d_model) = (3, 4)
     >>> embed(np.array([[2, 0]]), E, position=False)  # rows 2 and 0, times sqrt(4)
@@ -36,7 +37,7 @@ def embed(tokens, E, position=True):
     n, d_model = tokens.shape[-1], E.shape[-1]
     x = E[tokens] * math.sqrt(d_model)  # (..., n, d_model), a new array
     if position:
-        x += positional_encoding(n, d_model)  # (n, d_model), broadcast over the batch
+        x += positional_encoding(n, d_model, dtype=x.dtype)  # (n, d_model), broadcast over the batch
     return x
 
 

@@ -13,6 +13,8 @@ Taught on: docs/09-whole-model.md
 
 import numpy as np
 
+from ._validate import check_float_dtype
+
 
 def log_softmax(logits):
     """log(softmax(logits)) along the last axis, without overflow or log(0).
@@ -33,13 +35,14 @@ def log_softmax(logits):
     return shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
 
 
-def smoothed_targets(targets, vocab, eps_ls=0.1):
+def smoothed_targets(targets, vocab, eps_ls=0.1, dtype=np.float64):
     """The distribution each prediction is trained towards.
 
     q = (1 - eps_ls) * one_hot(target) + eps_ls / vocab: the right token
     gets 1 - eps_ls + eps_ls / vocab, every other token eps_ls / vocab.
 
-    targets: int (..., n), vocab: int -> (..., n, vocab), each row sums to 1
+    targets: int (..., n), vocab: int, dtype: a floating dtype
+    -> (..., n, vocab) of ``dtype``, each row sums to 1
 
     >>> smoothed_targets(np.array([1]), 4, eps_ls=0.1)  # (n, vocab)
     array([[0.025, 0.925, 0.025, 0.025]])
@@ -49,7 +52,7 @@ def smoothed_targets(targets, vocab, eps_ls=0.1):
     targets = np.asarray(targets)
     if not 0.0 <= eps_ls <= 1.0:
         raise ValueError(f"eps_ls must lie in [0, 1], got {eps_ls!r}")
-    one_hot = (targets[..., None] == np.arange(vocab)).astype(np.float64)  # (..., n, vocab)
+    one_hot = (targets[..., None] == np.arange(vocab)).astype(check_float_dtype(dtype))  # (..., n, vocab)
     return (1.0 - eps_ls) * one_hot + eps_ls / vocab
 
 
@@ -74,7 +77,8 @@ def cross_entropy_backward(logits, targets, eps_ls=0.1, pad=None):
     """The gradient of :func:`cross_entropy` with respect to the logits: (p - q) / count.
 
     logits: (..., n, vocab), targets: int (..., n) -> d_logits (..., n, vocab),
-    all zero at padding positions
+    all zero at padding positions, in the logits' floating dtype (float32 stays
+    float32, so the backward pass that follows does too)
 
     >>> cross_entropy_backward(np.zeros((1, 1, 2)), np.array([[1]]), eps_ls=0.0)  # p - q
     array([[[ 0.5, -0.5]]])
@@ -87,12 +91,15 @@ def cross_entropy_backward(logits, targets, eps_ls=0.1, pad=None):
 
 
 def _targets(logits, targets, eps_ls, pad):
-    """-> q (..., n, vocab), real (..., n) as 0.0 / 1.0, count (>= 1) of real positions."""
+    """-> q (..., n, vocab), real (..., n) as 0.0 / 1.0, both in the logits' floating dtype,
+    and count (>= 1) of real positions."""
     targets = np.asarray(targets)
     logits = np.asarray(logits)
+    dtype = np.result_type(logits.dtype, np.float32)  # ints -> float64, as log_softmax does
     if targets.shape != logits.shape[:-1]:
         raise ValueError(f"targets {targets.shape} must have the shape of logits {logits.shape} without its last axis")
     if not np.issubdtype(targets.dtype, np.integer):
         raise TypeError(f"targets must be integers, got {targets.dtype}")
-    real = np.ones(targets.shape) if pad is None else (targets != pad).astype(np.float64)  # (..., n)
-    return smoothed_targets(targets, logits.shape[-1], eps_ls), real, max(real.sum(), 1.0)
+    real = np.ones(targets.shape, dtype) if pad is None else (targets != pad).astype(dtype)  # (..., n)
+    count = max(float(np.count_nonzero(real)), 1.0)
+    return smoothed_targets(targets, logits.shape[-1], eps_ls, dtype), real, count

@@ -29,7 +29,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._validate import check_int, check_rng
+from ._validate import check_float_dtype, check_int, check_rng
 from .core import causal_mask
 from .embedding import embed, embed_backward, output_logits, output_logits_backward
 from .init import init_decoder_layer, init_encoder_layer
@@ -77,12 +77,14 @@ class Config(NamedTuple):
     position: bool = True
 
 
-def init_transformer(rng, config):
+def init_transformer(rng, config, dtype=np.float64):
     """Random parameters of the encoder-decoder: E first, then the encoder, then the decoder.
 
     E ~ N(0, 1 / d_model), so that a row times sqrt(d_model) has entries of
     variance 1, like the positional encodings it is added to; the layers
     come from :func:`attn.init_encoder_layer` and :func:`attn.init_decoder_layer`.
+    dtype: the floating dtype of every array. The draws are the same for every
+    dtype (made in float64, then rounded), so one seed gives one model.
     -> {"embedding": (vocab, d_model), "encoder": [N dicts], "decoder": [N dicts]}
 
     >>> params = init_transformer(np.random.default_rng(0), Config(vocab=10, d_model=8, h=2, d_ff=16, N=2))
@@ -91,17 +93,19 @@ def init_transformer(rng, config):
 
     Taught on: docs/09-whole-model.md
     """
-    config, rng = _check(config), _check_rng(rng)
-    return {
+    config, rng, dtype = _check(config), _check_rng(rng), check_float_dtype(dtype)
+    params = {
         "embedding": _init_embedding(rng, config),
         "encoder": [init_encoder_layer(rng, config.d_model, config.d_ff) for _ in range(config.N)],
         "decoder": [init_decoder_layer(rng, config.d_model, config.d_ff) for _ in range(config.N)],
     }
+    return _as_dtype(params, dtype)
 
 
-def init_decoder_only(rng, config):
+def init_decoder_only(rng, config, dtype=np.float64):
     """Random parameters of the decoder-only variant (N encoder-shaped layers, masked).
 
+    dtype: as for :func:`init_transformer`; training and inference then run in it.
     -> {"embedding": (vocab, d_model), "layers": [N dicts]}
 
     >>> params = init_decoder_only(np.random.default_rng(0), Config(vocab=10, d_model=8, h=2, d_ff=16, N=2))
@@ -110,11 +114,12 @@ def init_decoder_only(rng, config):
 
     Taught on: docs/09-whole-model.md
     """
-    config, rng = _check(config), _check_rng(rng)
-    return {
+    config, rng, dtype = _check(config), _check_rng(rng), check_float_dtype(dtype)
+    params = {
         "embedding": _init_embedding(rng, config),
         "layers": [init_encoder_layer(rng, config.d_model, config.d_ff) for _ in range(config.N)],
     }
+    return _as_dtype(params, dtype)
 
 
 def encode(params, source, config):
@@ -192,7 +197,8 @@ def forward_decoder_only(params, tokens, config):
 def new_caches(params, config, capacity):
     """One empty :class:`attn.KVCache` per layer of the decoder-only model, for up to ``capacity`` tokens.
 
-    -> list of N KVCache, each with h heads of width d_model / h
+    -> list of N KVCache, each with h heads of width d_model / h, of the dtype of
+    params' embedding (float32 weights, float32 caches)
 
     >>> config = Config(vocab=10, d_model=8, h=2, d_ff=16, N=2)
     >>> params = init_decoder_only(np.random.default_rng(0), config)
@@ -202,7 +208,8 @@ def new_caches(params, config, capacity):
     Taught on: docs/11-generating-text.md
     """
     config = _check(config)
-    return [KVCache(config.h, config.d_model // config.h, capacity) for _ in params["layers"]]
+    dtype = params["embedding"].dtype
+    return [KVCache(config.h, config.d_model // config.h, capacity, dtype=dtype) for _ in params["layers"]]
 
 
 def decoder_only_step(params, tokens_new, config, caches):
@@ -234,7 +241,7 @@ def decoder_only_step(params, tokens_new, config, caches):
         raise ValueError("every layer's cache must hold the same number of positions")
     x = embed(tokens, params["embedding"], position=False)  # (t, d_model)
     if config.position:
-        x += position_rows(start, t, config.d_model)  # rows start .. start + t - 1 of PE
+        x += position_rows(start, t, config.d_model, dtype=x.dtype)  # rows start .. start + t - 1 of PE
     for layer, cache in zip(params["layers"], caches, strict=True):  # lengths checked above
         # encoder_layer, on the new rows only: LayerNorm(x + Sublayer(x)) twice.
         x = layer_norm(x + cached_self_attention(x, layer["self_attn"], config.h, cache), **layer["norm1"])
@@ -463,6 +470,15 @@ def _step_tokens(tokens, params, config):
     if config.pad is not None and np.any(tokens == config.pad):
         raise ValueError(f"the cached step masks no padding: token {config.pad} (config.pad) cannot be fed to it")
     return tokens.astype(np.int64)
+
+
+def _as_dtype(tree, dtype):
+    """Every array of a parameter tree (nested dicts and lists) as ``dtype``: a new tree."""
+    if isinstance(tree, dict):
+        return {key: _as_dtype(value, dtype) for key, value in tree.items()}
+    if isinstance(tree, list):
+        return [_as_dtype(item, dtype) for item in tree]
+    return tree.astype(dtype)
 
 
 def _init_embedding(rng, config):

@@ -62,10 +62,14 @@ def adam_step(params, grads, state, lr, beta1=0.9, beta2=0.98, eps=1e-9):
     Taught on: docs/10-training.md
     """
     t = state["t"] + 1
-    m = _map(lambda m, g: beta1 * m + (1.0 - beta1) * g, state["m"], grads)
-    v = _map(lambda v, g: beta2 * v + (1.0 - beta2) * g * g, state["v"], grads)
     m_scale, v_scale = 1.0 / (1.0 - beta1**t), 1.0 / (1.0 - beta2**t)  # bias correction
-    new = _map(lambda p, m, v: p - lr * (m * m_scale) / (np.sqrt(v * v_scale) + eps), params, m, v)
+
+    def update(p, g, m, v):
+        m = beta1 * m + (1.0 - beta1) * g
+        v = beta2 * v + (1.0 - beta2) * g * g
+        return p - lr * (m * m_scale) / (np.sqrt(v * v_scale) + eps), m, v
+
+    new, m, v = _unzip(_map(update, params, grads, state["m"], state["v"]), 3)  # one walk over the tree
     return new, {"m": m, "v": v, "t": t}
 
 
@@ -86,6 +90,17 @@ def _map(fn, *trees):
         if np.shape(tree) != np.shape(first):
             raise ValueError(f"shapes differ: {np.shape(first)} and {np.shape(tree)}")
     return fn(*trees)
+
+
+def _unzip(tree, k):
+    """A tree whose leaves are k-tuples (as :func:`_map` returns them) -> k trees of that structure."""
+    if isinstance(tree, dict):
+        parts = [_unzip(value, k) for value in tree.values()]
+        return tuple(dict(zip(tree, column, strict=True)) for column in zip(*parts, strict=True))
+    if isinstance(tree, list):
+        parts = [_unzip(item, k) for item in tree]
+        return tuple(list(column) for column in zip(*parts, strict=True)) if parts else tuple([] for _ in range(k))
+    return tree
 
 
 def _describe(tree):

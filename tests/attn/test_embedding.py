@@ -22,6 +22,19 @@ def test_embed_scales_by_sqrt_d_model_and_adds_positions(rng):
     np.testing.assert_allclose(embed(tokens, E, position=False)[0, 1], E[0] * math.sqrt(6), atol=1e-15)
 
 
+def test_float32_weights_give_float32_vectors(rng):
+    """The sum of embedding and encoding is taken in E's dtype: E[t] sqrt(d_model) and PE, each
+    rounded to float32, added in float32, are within 3 float32 eps of the float64 sum (relative
+    to the largest entry, which is at least 1)."""
+    E = rng.standard_normal((5, 6))
+    tokens = np.array([[4, 0, 4, 1]])
+    x32, x64 = embed(tokens, E.astype(np.float32)), embed(tokens, E)
+    assert x32.dtype == np.float32 and x64.dtype == np.float64
+    np.testing.assert_allclose(x32, x64, rtol=0, atol=3 * np.finfo(np.float32).eps * np.abs(x64).max())
+    by_hand = E.astype(np.float32)[tokens[0]] * np.float32(math.sqrt(6)) + positional_encoding(4, 6, dtype=np.float32)
+    np.testing.assert_array_equal(x32[0], by_hand)
+
+
 @pytest.mark.parametrize(
     "tokens, error",
     [

@@ -32,6 +32,8 @@ def test_smoothed_targets(eps_ls):
 def test_smoothed_targets_rejects_a_bad_eps():
     with pytest.raises(ValueError):
         smoothed_targets(np.array([1]), 3, 1.5)
+    with pytest.raises(TypeError, match="dtype"):
+        smoothed_targets(np.array([1]), 3, 0.1, dtype=np.int32)
 
 
 @pytest.mark.parametrize("eps_ls, pad", [(0.0, None), (0.1, None), (0.1, 0), (0.3, 2)])
@@ -67,6 +69,32 @@ def test_smoothed_loss_is_lowest_at_the_smoothed_targets(rng):
     assert cross_entropy(np.log(q), targets, 0.1) == pytest.approx(entropy, rel=1e-12)
     for _ in range(20):
         assert cross_entropy(np.log(q) + rng.standard_normal(q.shape) * 0.3, targets, 0.1) > entropy
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_smoothed_targets_have_the_dtype_asked_for(dtype):
+    q = smoothed_targets(np.array([[2, 0]]), 4, 0.1, dtype)
+    assert q.dtype == dtype
+    np.testing.assert_allclose(q[0, 1], [0.925, 0.025, 0.025, 0.025], rtol=np.finfo(dtype).eps)
+
+
+@pytest.mark.parametrize("eps_ls, pad", [(0.0, None), (0.1, None), (0.1, 0)])
+def test_the_gradient_of_float32_logits_is_float32(rng, eps_ls, pad):
+    """p - q by a loop in float64 is the reference: float32 logits give a float32 gradient that
+    agrees with it to 1e-6 (entries lie in [-1, 1]; float32's eps is 1.2e-7), and a loss to 1e-6."""
+    logits = rng.standard_normal((2, 4, 5)) * 3
+    targets = rng.integers(0, 5, (2, 4))
+    real = [(b, i) for b in range(2) for i in range(4) if pad is None or targets[b, i] != pad]
+    expected = np.zeros_like(logits)
+    for b, i in real:
+        p = np.exp(logits[b, i]) / np.exp(logits[b, i]).sum()
+        q = np.array([(1 - eps_ls) * (k == targets[b, i]) + eps_ls / 5 for k in range(5)])
+        expected[b, i] = (p - q) / len(real)
+    d32 = cross_entropy_backward(logits.astype(np.float32), targets, eps_ls, pad)
+    assert d32.dtype == np.float32 and cross_entropy_backward(logits, targets, eps_ls, pad).dtype == np.float64
+    np.testing.assert_allclose(d32, expected, rtol=0, atol=1e-6)
+    loss32 = cross_entropy(logits.astype(np.float32), targets, eps_ls, pad)
+    assert loss32 == pytest.approx(cross_entropy(logits, targets, eps_ls, pad), rel=1e-6)
 
 
 def test_cross_entropy_rejects_mismatched_shapes(rng):

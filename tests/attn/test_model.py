@@ -362,3 +362,81 @@ def test_first_layer_weights_are_one_head_by_hand(lm, lm_config):
         expected /= expected.sum(axis=1, keepdims=True)
         got = attn.decoder_only_attention_weights(lm, tokens, lm_config)[0][head]
         np.testing.assert_allclose(got, expected, rtol=1e-10)
+
+
+# ----------------------------------------------------------------- float32 --
+
+FLOAT32_TOLERANCE = 1e-5  # relative error per array, float32 against float64: about 100 float32 eps
+
+
+def _as(tree, dtype):
+    """A parameter tree with every array cast to dtype."""
+    if isinstance(tree, dict):
+        return {key: _as(value, dtype) for key, value in tree.items()}
+    if isinstance(tree, list):
+        return [_as(value, dtype) for value in tree]
+    return tree.astype(dtype)
+
+
+@pytest.mark.parametrize("init", [init_transformer, init_decoder_only])
+def test_float32_weights_are_the_float64_draws_rounded(init, small_config):
+    p64 = init(np.random.default_rng(4), small_config)
+    p32 = init(np.random.default_rng(4), small_config, dtype=np.float32)
+    assert structure(p32) == structure(p64)
+    for a, b in zip(_leaves(p32), _leaves(p64), strict=True):
+        assert a.dtype == np.float32
+        np.testing.assert_array_equal(a, b.astype(np.float32))
+
+
+@pytest.mark.parametrize("init", [init_transformer, init_decoder_only])
+@pytest.mark.parametrize("dtype", [np.int32, bool, np.complex64, "no such dtype"])
+def test_init_refuses_a_dtype_that_is_not_a_floating_one(init, dtype, small_config):
+    with pytest.raises(TypeError, match="dtype"):
+        init(np.random.default_rng(0), small_config, dtype)
+
+
+@pytest.mark.parametrize("variant", ["encoder-decoder", "decoder-only"])
+def test_a_float32_step_stays_float32_and_agrees_with_float64(variant, small_config, batch, relative_error):
+    """Nothing promotes: the loss's gradient, every layer's backward and Adam's update keep float32.
+    Against the same weights in float64, each gradient array agrees to FLOAT32_TOLERANCE."""
+    rng = np.random.default_rng(6)
+    source, target = batch(rng)
+    init = init_transformer if variant == "encoder-decoder" else init_decoder_only
+    p32 = init(np.random.default_rng(3), small_config, dtype=np.float32)
+    p64 = _as(p32, np.float64)  # the same values, wider
+
+    def step(params):
+        if variant == "encoder-decoder":
+            return loss_and_gradients(params, source, target, small_config, np.random.default_rng(8))
+        return decoder_only_loss_and_gradients(params, target, small_config, np.random.default_rng(8))
+
+    (loss32, grads32), (loss64, grads64) = step(p32), step(p64)
+    assert loss32 == pytest.approx(loss64, rel=FLOAT32_TOLERANCE)
+    for g32, g64 in zip(_leaves(grads32), _leaves(grads64), strict=True):
+        assert g32.dtype == np.float32 and g64.dtype == np.float64
+        assert relative_error(g32, g64) <= FLOAT32_TOLERANCE
+    new, state = attn.adam_step(p32, grads32, attn.init_adam(p32), 1e-3)
+    assert all(leaf.dtype == np.float32 for leaf in _leaves(new) + _leaves(state["m"]) + _leaves(state["v"]))
+
+
+def test_float32_inference_and_the_cached_step(lm_config, relative_error):
+    """forward_decoder_only and decoder_only_step keep float32 (the caches too), agree with each
+    other and with float64 on the same weights to FLOAT32_TOLERANCE."""
+    p32 = init_decoder_only(np.random.default_rng(2), lm_config, dtype=np.float32)
+    tokens = np.array([3, 1, 4, 1, 5, 9, 2])
+    full32, full64 = (
+        forward_decoder_only(p32, tokens, lm_config),
+        forward_decoder_only(_as(p32, np.float64), tokens, lm_config),
+    )
+    assert full32.dtype == np.float32
+    assert relative_error(full32, full64) <= FLOAT32_TOLERANCE
+    caches = attn.new_caches(p32, lm_config, capacity=len(tokens))
+    assert all(cache.k.dtype == np.float32 and cache.v.dtype == np.float32 for cache in caches)
+    stepped = np.concatenate(
+        [attn.decoder_only_step(p32, tokens[:3], lm_config, caches)]
+        + [attn.decoder_only_step(p32, [t], lm_config, caches) for t in tokens[3:]]
+    )
+    assert stepped.dtype == np.float32
+    assert relative_error(stepped, full64) <= FLOAT32_TOLERANCE
+    weights = attn.decoder_only_attention_weights(p32, tokens, lm_config)
+    assert all(w.dtype == np.float32 for w in weights)

@@ -54,6 +54,23 @@ def test_adam_matches_the_algorithm_scalar_by_scalar(rng):
         assert current["layers"][0]["b"][i] == pytest.approx(expected, rel=1e-12)
 
 
+def test_adam_keeps_the_structure_and_the_dtype(rng):
+    """Nested dicts and lists, an empty list among them, come back with the same structure, each
+    array in its own dtype (float32 weights stay float32), with the by-hand values."""
+    params = {"w": rng.standard_normal(3).astype(np.float32), "empty": [], "deep": [[rng.standard_normal(2)]]}
+    grads = {"w": rng.standard_normal(3).astype(np.float32), "empty": [], "deep": [[rng.standard_normal(2)]]}
+    new, state = adam_step(params, grads, init_adam(params), lr=0.01)
+    assert new["empty"] == [] and state["m"]["empty"] == [] and state["v"]["empty"] == []
+    assert new["w"].dtype == state["m"]["w"].dtype == state["v"]["w"].dtype == np.float32
+    assert new["deep"][0][0].dtype == np.float64
+    for i in range(2):
+        expected = adam_by_hand(params["deep"][0][0][i], [grads["deep"][0][0][i]], 0.01)
+        assert new["deep"][0][0][i] == pytest.approx(expected, rel=1e-12)
+    for i in range(3):  # float32 arithmetic: to 1e-6 of the float64 algorithm
+        expected = adam_by_hand(float(params["w"][i]), [float(grads["w"][i])], 0.01)
+        assert float(new["w"][i]) == pytest.approx(expected, rel=1e-6)
+
+
 def test_adams_first_step_moves_every_parameter_by_the_learning_rate(rng):
     """After bias correction, m / sqrt(v) = g / |g| on step 1: each entry moves by lr, against its gradient."""
     params = {"w": rng.standard_normal(5)}

@@ -112,7 +112,7 @@ def test_contract_signatures():
         "split_heads": ["x", "h"],
         "merge_heads": ["x"],
         "multi_head_attention": ["x_q", "x_kv", "params", "h", "mask", "return_weights"],
-        "positional_encoding": ["n", "d_model", "base"],
+        "positional_encoding": ["n", "d_model", "base", "dtype"],
         "layer_norm": ["x", "gamma", "beta", "eps"],
         "feed_forward": ["x", "params"],
         "encoder_layer": ["x", "params", "h", "mask"],
