@@ -33,8 +33,15 @@ def vector(ax, x0, y, values, labels):
         ax.add_patch(Rectangle((x0 + j * cell, y - 0.3), cell, 0.6, facecolor=shade, edgecolor="black", linewidth=0.5))
         if labels:
             dark = abs(value) > 0.6 * limit
-            ax.text(x0 + (j + 0.5) * cell, y, f"{value:.1f}", ha="center", va="center", fontsize=7.5,
-                    color="white" if dark else "black")
+            ax.text(
+                x0 + (j + 0.5) * cell,
+                y,
+                f"{value:.1f}",
+                ha="center",
+                va="center",
+                fontsize=7.5,
+                color="white" if dark else "black",
+            )
 
 
 fig, ax = plt.subplots(figsize=(11, 5.2), layout="constrained")
@@ -43,8 +50,16 @@ x_value, x_mix = 3.4, 8.2
 for j in range(n):
     ax.plot([0.15, 2.2], [middle, rows[j]], color=orange, linewidth=24 * w[j], solid_capstyle="round")
     at = 0.75  # the weight is written three quarters of the way along its line
-    ax.text(0.15 + at * 2.05, middle + at * (rows[j] - middle), f"{w[j]:.2f}", ha="center", va="center",
-            fontsize=9.5, color="#a35a12", bbox={"facecolor": "white", "edgecolor": "none", "pad": 1.0})
+    ax.text(
+        0.15 + at * 2.05,
+        middle + at * (rows[j] - middle),
+        f"{w[j]:.2f}",
+        ha="center",
+        va="center",
+        fontsize=9.5,
+        color="#a35a12",
+        bbox={"facecolor": "white", "edgecolor": "none", "pad": 1.0},
+    )
     ax.text(2.3, rows[j], words[j], ha="left", va="center", fontsize=12)
     vector(ax, x_value, rows[j], V[j], labels=False)
     end = x_value + d_k * cell
