@@ -39,12 +39,12 @@ def vector(ax, x0, y, values, labels):
                 f"{value:.1f}",
                 ha="center",
                 va="center",
-                fontsize=7.5,
+                fontsize=8.5,
                 color="white" if dark else "black",
             )
 
 
-fig, ax = plt.subplots(figsize=(11, 5.2), layout="constrained")
+fig, ax = plt.subplots(figsize=(8.6, 4.8), layout="constrained")
 ax.text(0, middle, f'"{words[query]}"', ha="right", va="center", fontsize=13, weight="bold", color="#a35a12")
 x_value, x_mix = 3.4, 8.2
 for j in range(n):
