@@ -1,3 +1,4 @@
+# %% formula
 import numpy as np
 
 from attn import positional_encoding
@@ -15,11 +16,14 @@ pe[:, 1::2] = np.cos(angle)  # odd dimensions
 
 # Positions per full turn of each sin/cos pair.
 wavelength = 2 * np.pi * base ** (two_i / d_model)  # (d_model / 2,)
-longest_over_paper_bound = wavelength[-1] / (2 * np.pi * base)  # base^(-2 / d_model)
 same_as_attn = np.allclose(pe, positional_encoding(n, d_model, base))
 
 print("position 0:", pe[0].round(3))
 print("position 1:", pe[1].round(3))
 print("wavelength of each sin/cos pair:", wavelength.round(1))
-print("longest wavelength / (2 pi base):", longest_over_paper_bound.round(3))
 print("same as attn.positional_encoding:", same_as_attn)
+
+# %% bound
+# The paper's "10000 * 2 pi" is a limit: the longest wavelength falls short of it.
+longest_over_paper_bound = wavelength[-1] / (2 * np.pi * base)  # base^(-2 / d_model)
+print("longest wavelength / (2 pi base):", longest_over_paper_bound.round(3))

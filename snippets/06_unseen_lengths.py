@@ -1,3 +1,4 @@
+# %% rotation
 import numpy as np
 
 from attn import positional_encoding
@@ -19,6 +20,10 @@ rotated_cos = cos * np.cos(k * omega) - sin * np.sin(k * omega)
 same_map_everywhere = bool(np.allclose(pe[k:, 0::2], rotated_sin) and np.allclose(pe[k:, 1::2], rotated_cos))
 assert same_map_everywhere
 
+print("encoding defined and within [-1, 1] at all", test_len, "positions:", bounded)
+print(f"PE[pos + {k}] = the same rotation of PE[pos] at every position:", same_map_everywhere)
+
+# %% turns
 # The slow pairs never complete a turn within the training length, so past it they take values
 # that training never showed the model.
 wavelength = 2 * np.pi / omega  # (d_model / 2,)
@@ -27,8 +32,6 @@ unfinished_pairs = int((wavelength > train_len).sum())
 slowest_angle_train = (train_len - 1) * omega[-1]  # radians reached by the slowest pair
 slowest_angle_test = (test_len - 1) * omega[-1]
 
-print("encoding defined and within [-1, 1] at all", test_len, "positions:", bounded)
-print(f"PE[pos + {k}] = the same rotation of PE[pos] at every position:", same_map_everywhere)
 print(f"pairs that do not complete a turn in {train_len} positions: {unfinished_pairs} of {pairs}")
 print(
     f"slowest pair's angle: up to {slowest_angle_train:.4f} rad in training,"
