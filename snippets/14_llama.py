@@ -50,6 +50,6 @@ print(f"feed-forward share of the layers: {ffn_share_7b:.3f}")
 kv_gqa = kv_cache_bytes(N=80, n=1, d_model=8192, h=64, groups=8, itemsize=2)  # 16-bit numbers
 kv_mha = kv_cache_bytes(N=80, n=1, d_model=8192, h=64, itemsize=2)  # 64 key/value heads
 kv_gqa_kib, kv_mha_kib = kv_gqa / 1024, kv_mha / 1024
-context_gb = 4096 * kv_gqa / 1e9, 4096 * kv_mha / 1e9  # a full 4096-token context
+context_gib = 4096 * kv_gqa / 2**30, 4096 * kv_mha / 2**30  # a full 4096-token context
 print(f"per token: GQA {kv_gqa:,} bytes ({kv_gqa_kib:.0f} KiB), without {kv_mha:,} ({kv_mha_kib:.0f} KiB)")
-print(f"4096 tokens: {context_gb[0]:.2f} GB against {context_gb[1]:.2f} GB")
+print(f"4096 tokens: {context_gib[0]:.2f} GiB against {context_gib[1]:.2f} GiB")

@@ -28,7 +28,7 @@ print(f"FlashAttention: {flash.reads:,} reads, {flash.writes:,} writes (closed f
 
 # %% scale
 n, d = 4096, 64
-sram = 100 * 1024 // 2  # assumed: 100 KB of SRAM, in 16-bit numbers
+sram = 100 * 1024 // 2  # assumed: 100 KiB of SRAM, in 16-bit numbers
 standard_total = sum(standard_hbm_accesses(n, d))
 flash_total = sum(flash_hbm_accesses(n, d, sram))
 io_ratio = standard_total / flash_total
