@@ -64,6 +64,7 @@ print(repr("".join(chars)))
 print("'Macbeth' as ids:", [index[c] for c in "Macbeth"])
 
 # %% bpe
+# learn_bpe repeats two steps: pair_counts counts adjacent pairs, merge_pair replaces the most frequent
 merges, tokens = learn_bpe(ids, merges=200, first_new=len(chars))
 pieces = list(chars)  # the string each id stands for
 for a, b in merges:
