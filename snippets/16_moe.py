@@ -15,7 +15,9 @@ assert out.shape == x.shape
 expert_params = count_parameters(layer["experts"][0])
 total = count_parameters(layer)
 active = k * expert_params + layer["router"].size
-active_share = active / total
+active_share = active / total  # the router counted in both
+expert_share = k * expert_params / (E * expert_params)  # of the experts' parameters alone
 load = np.bincount(chosen.ravel(), minlength=E)  # tokens routed to each expert
 print(f"{E} experts, top-{k}: parameters {total:,}, used per token {active:,} ({active_share:.2f})")
+print(f"of the experts' parameters: {expert_share:.2f}")
 print("tokens per expert:", load.tolist())
