@@ -63,7 +63,7 @@ BUILD_TIMEOUT = 900
 # -- what a build measured live (timings): differs from build to build by design -------------------
 
 LIVE_OUTPUT = re.compile(r'<div class="[^"]*\blive-output\b[^"]*">.*?</pre>\s*</div>', re.DOTALL)
-LIVE_NUMBER = re.compile(r'<span class="live-number">[^<]*</span>')
+LIVE_NUMBER = re.compile(r'<span class="live-number"[^>]*>[^<]*</span>')
 LIVE_TEXT = re.compile(r"\(measured: [^)]*\)")
 
 
