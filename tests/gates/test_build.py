@@ -6,7 +6,8 @@ import json
 import re
 
 import pytest
-from sitekit import TEST_SITE_URL, live_snippets, mkdocs_build, sitemap_pages, strip_live
+import yaml
+from sitekit import ROOT, TEST_SITE_URL, live_snippets, mkdocs_build, sitemap_pages, strip_live
 from sitescan.offline import scan
 from sitescan.ties import scan as tie_scan
 
@@ -69,13 +70,33 @@ def test_the_verification_page_is_generated_and_counts_every_check(site):
 def test_the_generated_pages_are_left_out_of_the_site_search(site):
     """The verification page's own filter finds a number by value or name; in the site's search its
     rows would bury the pages that teach, as the notebooks would, which repeat their pages' code.
-    Every other page the sitemap lists is in the index."""
+    Every other page the sitemap lists is in the index, except a page whose front matter opts out
+    (the glossary: its one-line definitions would outrank the sections that teach each term)."""
     index = json.loads((site.dir / "search" / "search_index.json").read_text(encoding="utf-8"))
     indexed = {doc["location"].split("#", 1)[0] for doc in index["docs"]}
     assert "verification/" not in indexed
     assert not [page for page in indexed if page.startswith("notebooks/")], "notebook pages are in the search index"
     teaching = {page for page in site.pages if page != "verification/" and not page.startswith("notebooks/")}
-    assert teaching - indexed == set(), f"pages missing from the search index: {sorted(teaching - indexed)}"
+    opted_out = _opted_out_of_search(ROOT / "docs")
+    assert opted_out <= teaching, f"pages opting out of search that the site lacks: {sorted(opted_out - teaching)}"
+    assert opted_out & indexed == set(), f"pages opting out of search that are indexed: {sorted(opted_out & indexed)}"
+    missing = teaching - indexed - opted_out
+    assert missing == set(), f"pages missing from the search index: {sorted(missing)}"
+
+
+def _opted_out_of_search(docs) -> set[str]:
+    """The pages (as directory URLs) whose front matter says ``search: exclude: true``."""
+    pages = set()
+    for source in sorted(docs.rglob("*.md")):
+        text = source.read_text(encoding="utf-8")
+        head = re.match(r"---\n(.*?)\n---\n", text, re.S)
+        if not head:
+            continue
+        meta = yaml.safe_load(head[1]) or {}
+        if isinstance(meta.get("search"), dict) and meta["search"].get("exclude") is True:
+            path = source.relative_to(docs).with_suffix("").as_posix()
+            pages.add("" if path == "index" else (path.removesuffix("/index") + "/"))
+    return pages
 
 
 def test_no_page_stylesheet_or_script_fetches_from_another_host(site):
