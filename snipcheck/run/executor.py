@@ -99,6 +99,11 @@ class Executor:
             with self._lock:
                 self._active.add(process)
                 self._runs.setdefault(name, set()).add(process)
+            if self.cancel.is_set():  # stopped while it started: ``stop`` read the runs before this one
+                try:
+                    process.send_signal(signal.SIGTERM)
+                except OSError:
+                    pass
             try:
                 try:
                     process.wait(timeout=timeout + KILL_GRACE)

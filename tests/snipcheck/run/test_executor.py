@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 import uuid
 
@@ -211,11 +212,56 @@ def test_ctrl_c_stops_the_build_and_leaves_no_process_and_no_temporary_folder(pr
         time.sleep(0.1)
     assert processes_with(f"sleep {tag}"), "the snippet never started"
     check.send_signal(signal.SIGINT)
-    out, err = check.communicate(timeout=30)
+    try:
+        out, err = check.communicate(timeout=30)
+    finally:  # a check that hangs fails here, and leaves nothing running for the next test
+        if check.poll() is None:
+            os.killpg(check.pid, signal.SIGKILL)
+            check.communicate()
     assert check.returncode == 130, err
     assert "interrupted" in err.decode()
     assert processes_with(f"sleep {tag}") == []
     assert [p.name for p in scratch.iterdir() if p.name.startswith("snipcheck-") and "home" not in p.name] == []
+
+
+@pytest.mark.hostile
+@pytest.mark.parametrize("fork_server", [True, False], ids=["forked", "fresh interpreter"])
+def test_a_run_that_starts_as_ctrl_c_stops_the_build_is_stopped_too(project, monkeypatch, fork_server):
+    """Ctrl-C between a run's start and the moment the executor lists it (a loaded machine)."""
+    from snipcheck.run import executor as executor_module
+
+    tag = f"{time.time() + 7000:.6f}"
+    project.snippet("s.py", f"import subprocess, time\nsubprocess.Popen(['sleep', '{tag}'], start_new_session=True)\ntime.sleep(60)\n")
+    executor = executor_module.Executor(project.root, project.root / "snippets", project.root / ".cache")
+    executor.fork_server = fork_server
+    real_forked, real_popen = executor._forked, subprocess.Popen
+
+    def stopped_as_it_starts(started):
+        deadline = time.monotonic() + 30
+        while not processes_with(f"sleep {tag}") and time.monotonic() < deadline:
+            time.sleep(0.05)
+        executor.stop()  # finds no run: this one is not listed yet
+        return started
+
+    def forked(*args):
+        process = real_forked(*args)
+        return process if process is None else stopped_as_it_starts(process)
+
+    def popen(argv, *args, **kwargs):
+        started = real_popen(argv, *args, **kwargs)
+        return stopped_as_it_starts(started) if str(executor_module.BOOTSTRAP) in argv else started
+
+    if fork_server:
+        monkeypatch.setattr(executor, "_forked", forked)
+    else:
+        monkeypatch.setattr(executor_module.subprocess, "Popen", popen)
+    outcome: list = []
+    worker = threading.Thread(target=lambda: outcome.append(executor.run_one("s.py")), daemon=True)
+    worker.start()
+    worker.join(timeout=30)
+    assert not worker.is_alive(), "the run went on after the build was stopped"
+    assert "stopped" in outcome[0].error
+    assert processes_with(f"sleep {tag}") == []
 
 
 def _check_in_a_process(project) -> tuple[str, float, int]:
