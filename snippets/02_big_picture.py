@@ -1,3 +1,4 @@
+# %% pass
 import matplotlib.pyplot as plt
 import numpy as np
 
@@ -22,13 +23,16 @@ tokens = np.array([words.index(w) for w in sentence])  # (n,): token ids
 x = embed(tokens, params["embedding"])  # (n, d_model): embeddings + positions
 shapes = [tokens.shape, x.shape]
 for layer in params["layers"]:  # N layers: masked attention, then feed-forward
+    # A decoder-only layer is the encoder's layer run with a causal mask: each word sees only the past.
     x = encoder_layer(x, layer, config.h, causal_mask(len(tokens)))  # (n, d_model)
     shapes.append(x.shape)
 logits = output_logits(x, params["embedding"])  # (n, vocab): row i scores token i + 1
 probabilities = softmax(logits[-1])  # (vocab,): what follows "a"
 shapes += [logits.shape, probabilities.shape]
 assert np.allclose(logits, forward_decoder_only(params, tokens[None], config)[0])  # the library's model, step by step
+print("shapes:", *shapes)
 
+# %% figure
 labels = [
     "token ids",
     "embeddings\n+ positions",
@@ -49,4 +53,3 @@ ax.set_xlim(-0.2, 11.7)
 ax.set_ylim(-0.2, 2.2)
 ax.axis("off")
 fig.savefig("big_picture.svg")
-print("shapes:", *shapes)

@@ -1,3 +1,4 @@
+# %% measure
 import numpy as np
 
 from attn import softmax
@@ -82,27 +83,21 @@ mean_over_median_scaled = q_mean_scaled / q_median_scaled
 mean_over_median_widest = round(float(mean_over_median_unscaled[-1]), -3)  # to the thousand
 median_over_threshold = round(float(q_median_scaled[2] / frozen_below))  # the threshold's scale, at d_k = 64
 
-print(f"        mean ||J||_F       share ||J||_F < {frozen_below}   mean ||dL/dz||")
-print(" d_k  unscaled  scaled    unscaled  scaled        unscaled  scaled")
+print(f"max |dL/dq formula - finite difference|: {fd_gap_q:.8f}", f"(below 1e-8: {fd_gap_q < 1e-8})")
+print(f"gradient at the query: queries below {frozen_below} (of {n_queries}), and the median length")
+print(" d_k   below: unscaled  scaled   median: unscaled  scaled")
+columns = (q_small_unscaled, q_small_scaled, q_median_unscaled, q_median_scaled)
+for d_k, *values in zip(d_ks, *columns, strict=True):
+    print("{:4d} {:16d} {:7d} {:17.2g} {:7.2f}".format(d_k, *values))
+
+# %% details
+print(f"at the scores: mean ||J||_F, share of queries with ||J||_F < {frozen_below}, mean ||dL/dz||")
+print(" d_k   ||J||: unscaled  scaled   share: unscaled  scaled   ||dL/dz||: unscaled  scaled")
 columns = (jac_unscaled, jac_scaled, frozen_unscaled, frozen_scaled, grad_unscaled, grad_scaled)
 for d_k, *values in zip(d_ks, *columns, strict=True):
-    print("{:4d} {:9.3f} {:7.3f} {:11.3f} {:7.3f} {:15.3f} {:7.3f}".format(d_k, *values))
-
-print(f"max |dL/dq formula - finite difference|: {fd_gap_q:.8f}", f"(below 1e-8: {fd_gap_q < 1e-8})")
-print(
-    f"||dL/dq||: mean, median, queries below {frozen_below} (of {n_queries}), share of the sum held by the largest 10%"
-)
-print(" d_k     mean  median  below  top 10%  |  mean  median  below  top 10%")
-print("         ------- unscaled --------     |  --------- scaled --------")
-columns = (
-    q_mean_unscaled,
-    q_median_unscaled,
-    q_small_unscaled,
-    q_top_unscaled,
-    q_mean_scaled,
-    q_median_scaled,
-    q_small_scaled,
-    q_top_scaled,
-)
+    print("{:4d} {:16.3f} {:7.3f} {:16.3f} {:7.3f} {:20.3f} {:7.3f}".format(d_k, *values))
+print("at the query: mean ||dL/dq||, and the share of the summed lengths held by the largest 10% of queries")
+print(" d_k    mean: unscaled  scaled   top 10%: unscaled  scaled")
+columns = (q_mean_unscaled, q_mean_scaled, q_top_unscaled, q_top_scaled)
 for d_k, *values in zip(d_ks, *columns, strict=True):
-    print("{:4d} {:8.3f} {:7.1e} {:6d} {:8.2f}  | {:5.3f} {:7.3f} {:6d} {:8.2f}".format(d_k, *values))
+    print("{:4d} {:16.3f} {:7.3f} {:18.2f} {:7.2f}".format(d_k, *values))

@@ -1,3 +1,4 @@
+# %% lookup
 import numpy as np
 
 from attn import Config, embed, init_transformer, positional_encoding
@@ -17,6 +18,7 @@ x = rows * scale + positional_encoding(n, config.d_model)  # (batch, n, d_model)
 print("E:", E.shape, " tokens:", tokens.shape, " x:", x.shape)
 print("same as attn.embed:", np.allclose(x, embed(tokens, E)))
 
+# %% scale
 # The scale: E starts with entries of variance 1 / d_model; times sqrt(d_model), variance 1.
 expected_std = 1 / scale
 E_std = E.std()

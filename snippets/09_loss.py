@@ -1,3 +1,4 @@
+# %% smoothing
 import numpy as np
 
 from attn import cross_entropy, log_softmax, smoothed_targets
@@ -7,6 +8,7 @@ vocab, eps_ls, pad = 5, 0.1, 0
 q_one = smoothed_targets(np.array([2]), vocab, eps_ls)[0]  # (vocab,)
 print("smoothed target for token 2:", q_one.round(3))
 
+# %% padding
 # One sentence of 4 positions; the last two targets are padding (token 0).
 rng = np.random.default_rng(1)
 logits = rng.standard_normal((1, 4, vocab)) * 2  # (batch, n, vocab)
@@ -25,6 +27,7 @@ unchanged = cross_entropy(changed, targets, eps_ls, pad) == loss
 assert unchanged, "padding logits must not move the loss"
 print("padding logits changed, loss unchanged:", unchanged)
 
+# %% floor
 # The lowest loss smoothing allows: predict q itself. It is q's entropy, not 0.
 floor = -(q_one * np.log(q_one)).sum()
 best_p = 1 - eps_ls + eps_ls / vocab

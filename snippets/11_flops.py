@@ -1,3 +1,4 @@
+# %% table
 import math
 
 from attn import token_flops
@@ -23,6 +24,7 @@ total_ratio = total_without / total_with
 print(f"all {n_total} tokens, per layer: {total_ratio:.0f}x fewer FLOPs with the cache")
 
 
+# %% check
 def matmul_flops(a, b):
     """2 FLOPs per multiply-add of a batched product of shapes a (..., m, k) and b (..., k, p)."""
     return 2 * math.prod(a[:-2]) * a[-2] * a[-1] * b[-1]

@@ -176,6 +176,13 @@ def copy_project(dest: Path) -> Path:
     return dest
 
 
+def front_matter(path: Path) -> dict | None:
+    """The YAML front matter at the top of a Markdown page, or None if it has none."""
+    text = path.read_text(encoding="utf-8")
+    match = re.match(r"---\n(.*?)\n---\n", text, re.DOTALL)
+    return yaml.safe_load(match[1]) if match else None
+
+
 class _AnyTagLoader(yaml.SafeLoader):
     """Reads mkdocs.yml without executing its tags (``!ENV``, ``!!python/name:``): they become None."""
 

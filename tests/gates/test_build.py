@@ -6,8 +6,7 @@ import json
 import re
 
 import pytest
-import yaml
-from sitekit import ROOT, TEST_SITE_URL, live_snippets, mkdocs_build, sitemap_pages, strip_live
+from sitekit import ROOT, TEST_SITE_URL, front_matter, live_snippets, mkdocs_build, sitemap_pages, strip_live
 from sitescan.offline import scan
 from sitescan.ties import scan as tie_scan
 
@@ -88,12 +87,9 @@ def _opted_out_of_search(docs) -> set[str]:
     """The pages (as directory URLs) whose front matter says ``search: exclude: true``."""
     pages = set()
     for source in sorted(docs.rglob("*.md")):
-        text = source.read_text(encoding="utf-8")
-        head = re.match(r"---\n(.*?)\n---\n", text, re.S)
-        if not head:
-            continue
-        meta = yaml.safe_load(head[1]) or {}
-        if isinstance(meta.get("search"), dict) and meta["search"].get("exclude") is True:
+        meta = front_matter(source)
+        search = meta.get("search") if isinstance(meta, dict) else None
+        if isinstance(search, dict) and search.get("exclude") is True:
             path = source.relative_to(docs).with_suffix("").as_posix()
             pages.add("" if path == "index" else (path.removesuffix("/index") + "/"))
     return pages

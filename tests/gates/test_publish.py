@@ -21,20 +21,13 @@ from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
 import pytest
-import yaml
 from htmlscan import parse_html
-from sitekit import OFFLINE_ZIP, PUBLISH_ENV, ROOT, SITE_PREFIX, TEST_SITE_URL, mkdocs_config
+from sitekit import OFFLINE_ZIP, PUBLISH_ENV, ROOT, SITE_PREFIX, TEST_SITE_URL, front_matter, mkdocs_config
 
 pytestmark = pytest.mark.slow
 
 DOCS = ROOT / "docs"
 MAX_DESCRIPTION = 170  # characters; search engines show about 160
-
-
-def front_matter(path: Path) -> dict | None:
-    text = path.read_text(encoding="utf-8")
-    match = re.match(r"---\n(.*?)\n---\n", text, re.DOTALL)
-    return yaml.safe_load(match[1]) if match else None
 
 
 def description_problems(path: Path) -> list[str]:
