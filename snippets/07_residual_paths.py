@@ -8,7 +8,7 @@ x = 3 * rng.standard_normal((n, d_model))  # (n, d_model): an input that is not 
 
 
 def silent(z):
-    """A sublayer whose output is all zeros: what is left is the residual path alone."""
+    """A sublayer switched off: its output is all zeros, so only the residual path is left."""
     return np.zeros_like(z)
 
 
@@ -35,7 +35,7 @@ pre_stream_is_input = bool(np.array_equal(pre_stream, x))
 assert pre_stream_is_input and post_returns_normalised_input and not post_returns_input
 print(f"{N} layers with silent sublayers:")
 print("post-norm: output == input:", post_returns_input, "  output == LayerNorm(input):", post_returns_normalised_input)
-print("pre-norm: stream after the last layer == input, bit for bit:", pre_stream_is_input)
+print("pre-norm: stream after the last layer == input:", pre_stream_is_input)  # np.array_equal: every bit
 input_stds = x.std(axis=-1)  # (n,)
 print("input row stds:", input_stds.round(2))
 print("post-norm output row stds:", post.std(axis=-1).round(2))
