@@ -190,6 +190,27 @@ for head, ax in enumerate(axes):
 fig.colorbar(image, ax=axes, shrink=0.8, label="attention weight")
 fig.savefig("cross_attention.svg")
 
+# %% widget_data
+# The attention explorer's data: every head of the model, on four held-out sequences.
+maps = attention_weights(model, source[:4], target[:4, :-1], config)  # N = 1: one layer each way
+
+
+def token_text(t):
+    return "BOS" if t == BOS else str(t)
+
+
+with open("attention.json", "w") as f:
+    json.dump(
+        {
+            "heads": h,
+            "source": [[token_text(t) for t in row] for row in source[:4]],
+            "target": [[token_text(t) for t in row] for row in target[:4, :-1]],
+            "maps": {kind: maps[kind][0].round(2).tolist() for kind in ("encoder", "decoder", "cross")},
+        },
+        f,
+    )  # maps: kind -> (4, h, n, n): row i of a head is where query position i looks
+
+
 # %% confidence
 confidence, right_nll = np.zeros(2), np.zeros(2)
 for i, name in enumerate((names[0], names[2])):
@@ -226,24 +247,3 @@ print(f"held-out, teacher-forced{'eps_ls 0.1':>14}{'eps_ls 0':>10}")
 print(f"  mean top probability {confidence[0]:>15.3f}{confidence[1]:>10.3f}")
 print(f"  right digit's -log p {right_nll[0]:>15.3f}{right_nll[1]:>10.3f}")
 print(f"  1 - eps_ls + eps_ls / vocab = {q_right:.3f}")
-
-
-# %% widget_data
-# The attention explorer's data: every head of the model, on four held-out sequences.
-maps = attention_weights(model, source[:4], target[:4, :-1], config)  # N = 1: one layer each way
-
-
-def token_text(t):
-    return "BOS" if t == BOS else str(t)
-
-
-with open("attention.json", "w") as f:
-    json.dump(
-        {
-            "heads": h,
-            "source": [[token_text(t) for t in row] for row in source[:4]],
-            "target": [[token_text(t) for t in row] for row in target[:4, :-1]],
-            "maps": {kind: maps[kind][0].round(2).tolist() for kind in ("encoder", "decoder", "cross")},
-        },
-        f,
-    )  # maps: kind -> (4, h, n, n): row i of a head is where query position i looks

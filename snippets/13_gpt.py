@@ -125,6 +125,19 @@ fit_log_p = log_softmax(forward_decoder_only(params, fit_x, config))  # (323, n,
 train_loss = -np.take_along_axis(fit_log_p, fit_y[..., None], axis=-1).mean()
 print(f"last {len(valid_ids):,} training characters, no dropout: loss {train_loss:.3f} nats per character")
 
+# %% loss-figure
+fig, ax = plt.subplots(figsize=(8, 3.6), layout="constrained")
+ax.plot(np.arange(1, steps + 1), losses, linewidth=0.8, label="training batch")
+ax.plot(*zip(*curve, strict=True), "o-", label="validation")
+for level, label in ((unigram_loss, "unigram"), (bigram_loss, "bigram")):
+    ax.axhline(level, color="grey", linestyle=":", linewidth=1)
+    ax.annotate(label, (steps, level), xytext=(-4, 4), textcoords="offset points", ha="right")
+ax.set_xlabel("training step")
+ax.set_ylabel("loss, nats per character")
+ax.legend()
+fig.savefig("loss.svg")
+
+
 # %% next
 prompt = "Till Birnam forest come to "
 logits = forward_decoder_only(params, np.array([index[c] for c in prompt]), config)[-1]  # (V,)
@@ -140,6 +153,16 @@ print("  ".join(f"{chars[i]!r} {p[i]:.3f}" for i in top))
 print(f"top probability: {p.max():.3f} at T = 1, {dists['T = 0.5'].max():.3f} at T = 0.5")
 print(f"top-k = 5 keeps {top5_mass:.3f} of the mass; top-p = 0.9 keeps {kept['top-p, p = 0.9']} characters")
 
+# %% sampling-figure
+fig, axes = plt.subplots(1, 4, figsize=(11, 2.8), sharey=True, layout="constrained")
+for ax, (name, d) in zip(axes, dists.items(), strict=True):
+    ax.bar(range(12), d[np.argsort(-p)[:12]], color="#3f51b5")
+    ax.set_xticks(range(12), [repr(chars[i])[1:-1] for i in np.argsort(-p)[:12]])
+    ax.set_title(f"{name}: {kept[name]} kept")
+axes[0].set_ylabel("probability")
+fig.savefig("sampling.svg")
+
+
 # %% samples
 start = np.array([index[c] for c in "MACBETH.\n"])
 samples = {}
@@ -148,6 +171,21 @@ for temperature in (0.5, 1.0, 1.5):
     samples[temperature] = "".join(chars[i] for i in drawn)
     print(f"--- T = {temperature}")
     print(samples[temperature])
+
+# %% heads-figure
+line_at = text[split:].index("bane,\nTill")
+line = valid_ids[line_at : line_at + n]
+maps = decoder_only_attention_weights(params, line, config)  # N arrays (h, n, n)
+labels = [repr(chars[i])[1:-1] for i in line]
+fig, axes = plt.subplots(config.N, config.h, figsize=(12, 6.4), layout="constrained")
+for (layer, head), ax in np.ndenumerate(np.array(axes).reshape(config.N, config.h)):
+    ax.imshow(maps[layer][head], cmap="Oranges", vmin=0, vmax=1)
+    ax.set_title(f"layer {layer}, head {head}", fontsize=9)
+    ax.set_xticks(range(n), labels, fontsize=6)
+    ax.set_yticks(range(n), labels, fontsize=6)
+    ax.tick_params(length=0)
+fig.savefig("heads.svg")
+
 
 # %% heads
 weights = decoder_only_attention_weights(params, valid_x, config)  # N arrays (m, h, n, n)
@@ -177,39 +215,6 @@ for name in targets:
     print(f"{name:14}" + "".join(f"{s:6.2f}" for s in shares[name].ravel()) + f"{uniform[name]:9.2f}")
 share_table = np.stack([shares[name] for name in targets])  # (3, N, h): previous, word start, newline
 uniform_table = np.array([uniform[name] for name in targets])  # (3,)
-
-# %% figures
-fig, ax = plt.subplots(figsize=(8, 3.6), layout="constrained")
-ax.plot(np.arange(1, steps + 1), losses, linewidth=0.8, label="training batch")
-ax.plot(*zip(*curve, strict=True), "o-", label="validation")
-for level, label in ((unigram_loss, "unigram"), (bigram_loss, "bigram")):
-    ax.axhline(level, color="grey", linestyle=":", linewidth=1)
-    ax.annotate(label, (steps, level), xytext=(-4, 4), textcoords="offset points", ha="right")
-ax.set_xlabel("training step")
-ax.set_ylabel("loss, nats per character")
-ax.legend()
-fig.savefig("loss.svg")
-
-line_at = text[split:].index("bane,\nTill")
-line = valid_ids[line_at : line_at + n]
-maps = decoder_only_attention_weights(params, line, config)  # N arrays (h, n, n)
-labels = [repr(chars[i])[1:-1] for i in line]
-fig, axes = plt.subplots(config.N, config.h, figsize=(12, 6.4), layout="constrained")
-for (layer, head), ax in np.ndenumerate(np.array(axes).reshape(config.N, config.h)):
-    ax.imshow(maps[layer][head], cmap="Oranges", vmin=0, vmax=1)
-    ax.set_title(f"layer {layer}, head {head}", fontsize=9)
-    ax.set_xticks(range(n), labels, fontsize=6)
-    ax.set_yticks(range(n), labels, fontsize=6)
-    ax.tick_params(length=0)
-fig.savefig("heads.svg")
-
-fig, axes = plt.subplots(1, 4, figsize=(11, 2.8), sharey=True, layout="constrained")
-for ax, (name, d) in zip(axes, dists.items(), strict=True):
-    ax.bar(range(12), d[np.argsort(-p)[:12]], color="#3f51b5")
-    ax.set_xticks(range(12), [repr(chars[i])[1:-1] for i in np.argsort(-p)[:12]])
-    ax.set_title(f"{name}: {kept[name]} kept")
-axes[0].set_ylabel("probability")
-fig.savefig("sampling.svg")
 
 # %% perplexity
 losses_nats = np.array([unigram_loss, bigram_loss, valid_loss])  # unigram, bigram, model
