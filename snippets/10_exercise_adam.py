@@ -15,8 +15,9 @@ second_step = (again["w"] - new["w"]) / lr
 eps = 1e-9  # adam_step's default, the paper's
 predicted = -g / (np.abs(g) + eps) + 0.0  # m_hat = g and v_hat = g^2 after one step (+ 0.0: no -0.0)
 as_predicted = bool(np.allclose(in_units_of_lr, predicted, rtol=0, atol=1e-12))
+assert as_predicted, "Adam's first step must be -lr g / (|g| + eps) (to 1e-12 learning rates)"
 
 print(f"gradient:               {g}")
 print(f"first step / lr:        {in_units_of_lr.round(6)}")
-print(f"-g / (|g| + eps):       {predicted.round(6)}  same: {as_predicted}")
+print(f"-g / (|g| + eps):       {predicted.round(6)}")
 print(f"second step, same g:    {second_step.round(6)}")

@@ -20,4 +20,3 @@ assert identity_at_inference, "without a Generator dropout returns its input"
 print(f"dropped: {dropped_share:.4f}  survivors become {kept_value:.4f}")
 print(f"mean {mean:.4f}  variance {var:.4f}  (p / (1 - p) = {predicted_var:.4f})")
 print(f"without the scale the mean would be {unscaled_mean:.4f}")
-print(f"at inference dropout is the identity: {identity_at_inference}")

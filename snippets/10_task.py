@@ -19,11 +19,10 @@ small = np.array(list(itertools.product(range(10), repeat=4)))  # (10^4, 4)
 distinct_multisets = len({tuple(sorted(s)) for s in small.tolist()})
 guess = np.sort(small, axis=1)  # one arrangement per multiset
 guess_accuracy = np.mean(np.all(guess == small[:, ::-1], axis=1))  # right if the reverse is sorted
+assert distinct_multisets == math.comb(13, 9), "n = 4 must have C(13, 9) multisets"
+assert guess_accuracy == math.comb(13, 9) / 10**4, "a multiset rule must be right once per multiset"
 
 for i in range(3):
     print("source", source[i], " decoder reads", target[i, :-1], " must predict", target[i, 1:])
 print(f"sequences: {sequences:,}  multisets: {multisets:,}  best order-blind exact match: {ceiling:.6f}")
-print(
-    f"n = 4: multisets {distinct_multisets} = C(13, 9) = {math.comb(13, 9)};"
-    f" guessing the sorted order is right {guess_accuracy:.4f} = {math.comb(13, 9) / 10**4:.4f}"
-)
+print(f"n = 4: multisets {distinct_multisets}; guessing the sorted order is right for {guess_accuracy:.4f}")

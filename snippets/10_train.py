@@ -93,7 +93,7 @@ same_weights = all(
     len(s) == len(starts[0]) and all(np.array_equal(a, b) for a, b in zip(s, starts[0], strict=True)) for s in starts
 )
 assert same_weights and same_batches, "the three runs must differ only in their settings"
-
+assert seen_held_out == 0, "no training batch may contain a held-out sequence"
 
 # %% loss
 first_loss = np.array([trained[name][1][0] for name in names])
@@ -123,49 +123,6 @@ produced = {
 exact = np.array([np.mean(np.all(produced[name] == answer, axis=1)) for name in names])
 digit_accuracy = np.array([np.mean(produced[name] == answer) for name in names])
 wrong_with_positions = int(np.sum(np.any(produced[names[0]] != answer, axis=1)))
-
-# %% order-blind
-blind_config = runs[names[1]]
-shuffled = np.take_along_axis(source, np.argsort(data_rng.random(source.shape), axis=1), axis=1)
-blind_shuffled = greedy_decode(blind, shuffled, blind_config, steps=n, bos=BOS)
-order_blind = np.array_equal(blind_shuffled, produced[names[1]])
-assert order_blind, "without positions, shuffling a source must change no output"
-same_digits = np.sort(produced[names[1]], axis=1) == np.sort(source, axis=1)  # (2000, n)
-rearranged = np.mean(np.all(same_digits, axis=1))
-
-# %% multisets
-multisets = np.array(list(itertools.combinations_with_replacement(range(10), n)))  # (5005, n)
-blind_out = greedy_decode(blind, multisets, blind_config, steps=n, bos=BOS)  # (5005, n)
-rearranges = np.all(np.sort(blind_out, axis=1) == multisets, axis=1)  # (5005,)
-right_multisets = int(rearranges.sum())
-blind_expected = right_multisets / 10**n  # each such multiset: right for one arrangement
-ceiling = len(multisets) / 10**n
-
-# %% memorised
-right_codes = blind_out[rearranges][:, ::-1] @ 10 ** np.arange(n - 1, -1, -1)  # those sequences
-trained_on = np.unique(trained[names[1]][2])  # every sequence of some training batch
-seen_share = len(trained_on) / 10**n
-right_seen = int(np.isin(right_codes, trained_on).sum())
-right_held_out = int(np.isin(right_codes, held_out).sum())
-expected_seen = right_multisets * seen_share  # if training on it did not matter
-expected_in_held_out = right_multisets * len(held_out) / 10**n  # if holding it out did not matter
-
-
-def log_comb(a, b):
-    return math.lgamma(a + 1) - math.lgamma(b + 1) - math.lgamma(a - b + 1)
-
-
-# The chance that 2000 distinct random sequences hold at most right_held_out of the right ones
-# (hypergeometric: right_multisets marked among 10^n, 2000 drawn without replacement).
-p_as_few = sum(
-    math.exp(
-        log_comb(right_multisets, k)
-        + log_comb(10**n - right_multisets, len(held_out) - k)
-        - log_comb(10**n, len(held_out))
-    )
-    for k in range(right_held_out + 1)
-)
-
 
 # %% cross
 cross = attention_weights(model, source, target[:, :-1], config)["cross"][0]  # (2000, h, n, n)
@@ -210,6 +167,47 @@ with open("attention.json", "w") as f:
         f,
     )  # maps: kind -> (4, h, n, n): row i of a head is where query position i looks
 
+# %% order-blind
+blind_config = runs[names[1]]
+shuffled = np.take_along_axis(source, np.argsort(data_rng.random(source.shape), axis=1), axis=1)
+blind_shuffled = greedy_decode(blind, shuffled, blind_config, steps=n, bos=BOS)
+order_blind = np.array_equal(blind_shuffled, produced[names[1]])
+assert order_blind, "without positions, shuffling a source must change no output"
+same_digits = np.sort(produced[names[1]], axis=1) == np.sort(source, axis=1)  # (2000, n)
+rearranged = np.mean(np.all(same_digits, axis=1))
+
+# %% multisets
+multisets = np.array(list(itertools.combinations_with_replacement(range(10), n)))  # (5005, n)
+blind_out = greedy_decode(blind, multisets, blind_config, steps=n, bos=BOS)  # (5005, n)
+rearranges = np.all(np.sort(blind_out, axis=1) == multisets, axis=1)  # (5005,)
+right_multisets = int(rearranges.sum())
+blind_expected = right_multisets / 10**n  # each such multiset: right for one arrangement
+ceiling = len(multisets) / 10**n
+
+# %% memorised
+right_codes = blind_out[rearranges][:, ::-1] @ 10 ** np.arange(n - 1, -1, -1)  # those sequences
+trained_on = np.unique(trained[names[1]][2])  # every sequence of some training batch
+seen_share = len(trained_on) / 10**n
+right_seen = int(np.isin(right_codes, trained_on).sum())
+right_held_out = int(np.isin(right_codes, held_out).sum())
+expected_seen = right_multisets * seen_share  # if training on it did not matter
+expected_in_held_out = right_multisets * len(held_out) / 10**n  # if holding it out did not matter
+
+
+def log_comb(a, b):
+    return math.lgamma(a + 1) - math.lgamma(b + 1) - math.lgamma(a - b + 1)
+
+
+# The chance that 2000 distinct random sequences hold at most right_held_out of the right ones
+# (hypergeometric: right_multisets marked among 10^n, 2000 drawn without replacement).
+p_as_few = sum(
+    math.exp(
+        log_comb(right_multisets, k)
+        + log_comb(10**n - right_multisets, len(held_out) - k)
+        - log_comb(10**n, len(held_out))
+    )
+    for k in range(right_held_out + 1)
+)
 
 # %% confidence
 confidence, right_nll = np.zeros(2), np.zeros(2)
@@ -224,12 +222,10 @@ parameters = count_parameters(model)
 peak_rate = learning_rate(warmup, d_model, warmup)
 print(f"parameters: {parameters:,}; {steps} steps of {batch}; peak learning rate {peak_rate:.4f}")
 print("held-out sequences seen in training:", seen_held_out)
-print("the three runs drew the same batches:", same_batches)
 print(f"{'run':26}{'first loss':>11}{'last loss':>10}{'exact match':>12}{'digits':>8}")
 for i, name in enumerate(names):
     print(f"{name:26}{first_loss[i]:>11.2f}{last_loss[i]:>10.2f}{exact[i]:>12.3f}{digit_accuracy[i]:>8.3f}")
 print(f"lowest loss eps_ls = 0.1 allows: {loss_floor:.3f}")
-print("without positions, shuffling every source changes no output:", order_blind)
 print(f"its output holds exactly the source's digits for {rearranged:.3f} of held-out sequences")
 print(f"multisets it rearranges: {right_multisets:,} of {len(multisets):,}")
 print(f"exact match over all 10^{n} sequences: {blind_expected:.6f} (ceiling {ceiling:.6f})")

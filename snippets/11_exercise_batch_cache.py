@@ -19,6 +19,5 @@ fit_in_budget = [int(budget_gib * 2**30 // b) for b in per_sequence]  # whole se
 
 print(f"d_k = {d_k}; key/value heads: {groups}")
 print(f"per token (KiB):                      {per_token_kib}")
-print(f"2 N n g d_k x 2 bytes agrees: {agrees}")
 print(f"batch of {batch} at {n_ctx} tokens (GiB):     {batch_gib}")
 print(f"full-context sequences in {budget_gib} GiB:      {fit_in_budget}")

@@ -24,9 +24,10 @@ as_the_rule_says = moved == [i for i in range(h) if reads[i] == 1]
 k_copied = np.repeat(k, h // g, axis=0)  # (h, n, d_k): heads 0,0,0,0,1,1,1,1
 v_copied = np.repeat(v, h // g, axis=0)  # (h, n, d_v)
 same_as_copies = bool(np.allclose(scaled_dot_product_attention(q, k_copied, v_copied), out, rtol=0, atol=1e-12))
-assert as_the_rule_says and same_as_copies
+assert as_the_rule_says, "changing key/value head 1 must move exactly the query heads that read it"
+assert same_as_copies, "grouped-query attention must equal multi-head attention over copied key/value heads"
 stored_ratio = k_copied.nbytes // k.nbytes  # what the copies would cost in the cache
 
 print(f"query head i reads key/value head: {reads}")
-print(f"changing key/value head 1 moves query heads: {moved}  as the rule says: {as_the_rule_says}")
-print(f"same as repeating each key/value head {h // g} times: {same_as_copies}  (copies: {stored_ratio}x the bytes)")
+print(f"changing key/value head 1 moves query heads: {moved}")
+print(f"repeating each key/value head {h // g} times instead: {stored_ratio}x the bytes")

@@ -26,7 +26,6 @@ step = np.array(
     [[b * (weight_flops + mixing_flops) / (weight_bytes + b * cache_bytes(g)) for g in groups] for b in batches]
 )  # (len(batches), len(groups)): the whole step
 
-print(f"token_flops = weights + mixing: {counted}")
 print(f"weights: FLOPs per byte at batch {batches}: {weights_intensity}")
 print(f"cache:   FLOPs per byte with {groups} key/value heads: {cache_intensity}, at every batch")
 print("whole step, FLOPs per byte   MHA    GQA    MQA")

@@ -18,7 +18,7 @@ params = {g: attn.mean_pool_kv_heads(mha, h, g) for g in groups}  # average the 
 W_k_shapes = [params[g]["W_k"].shape for g in groups]  # (d_model, g * d_k)
 for g in groups:
     print(f"groups = {g}: W_q {params[g]['W_q'].shape}  W_k {params[g]['W_k'].shape}  W_v {params[g]['W_v'].shape}")
-print(f"groups = h equals multi_head_attention (max difference <= 1e-12): {gap <= 1e-12}")
+assert gap <= 1e-12, "grouped-query attention with groups = h must be multi-head attention (to 1e-12)"
 
 # Decode token by token with a cache of g key/value heads; compare with the full causal pass.
 stored, decode_ok = [], []
@@ -28,7 +28,8 @@ for g in groups:
     decode_ok.append(bool(np.abs(stepped - attn.grouped_query_attention(x, x, params[g], h, g, mask)).max() <= 1e-12))
     stored.append(cache.nbytes)
 shrink = [stored[0] // s for s in stored]
-print(f"cached decoding == full causal pass, each: {decode_ok}")
+assert all(decode_ok), "cached decoding must reproduce the full causal pass for every number of groups"
+assert shrink == [h // g for g in groups], "the cache must shrink by h / groups"
+assert stored == [attn.kv_cache_bytes(1, n, d_model, h, g) for g in groups], "kv_cache_bytes, one layer"
 print(f"cache bytes after {n} tokens: {stored}")
-print(f"shrink: {shrink}  = h / groups: {shrink == [h // g for g in groups]}")
-print(f"kv_cache_bytes agrees: {stored == [attn.kv_cache_bytes(1, n, d_model, h, g) for g in groups]}")  # one layer
+print(f"shrink: {shrink}")

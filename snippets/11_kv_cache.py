@@ -25,7 +25,6 @@ formula = 2 * N * n * d_model * itemsize  # keys and values, N layers, n positio
 
 print(f"positions stored per layer: {[cache.length for cache in caches]}")
 print(f"keys of layer 0: {cache_shape}  values: {caches[0].v.shape}")
-close = np.abs(stepped - full).max() <= 1e-12
-print(f"max |cached steps - one full pass| <= 1e-12: {close}")
-print(f"cache bytes: {stored} (sum of nbytes)  2 N n d_model x {itemsize} = {formula}")
-print(f"kv_cache_bytes agrees: {attn.kv_cache_bytes(N, n, d_model, h) == stored == formula}")
+assert np.abs(stepped - full).max() <= 1e-12, "every cached row must equal the full pass's (to 1e-12)"
+assert attn.kv_cache_bytes(N, n, d_model, h) == stored == formula, "the cache must hold 2 N n d_model numbers"
+print(f"cache bytes: {stored}  (2 N n d_model x {itemsize} bytes)")

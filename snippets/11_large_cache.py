@@ -11,9 +11,9 @@ per_sequence = kv_cache_bytes(N, n_ctx, d_model, h, itemsize=itemsize)
 by_hand = 2 * N * n_ctx * d_model * itemsize
 weights = n_params * itemsize
 sequences_per_weights = weights / per_sequence  # full-context caches that weigh as much as the weights
+assert per_sequence == by_hand, "the cache must be 2 N n d_model x 2 bytes"
 per_token_mib, per_sequence_gib = per_token / 2**20, per_sequence / 2**30
 
 print(f"per token: {per_token} bytes = {per_token_mib:.1f} MiB")
 print(f"per sequence of {n_ctx} tokens: {per_sequence} bytes = {per_sequence_gib:.1f} GiB")
-print(f"2 N n d_model x 2 bytes agrees: {per_sequence == by_hand}")
 print(f"the weights in 16 bits: {weights / 2**30:.0f} GiB = {sequences_per_weights:.1f} full caches")

@@ -52,9 +52,7 @@ same_32 = np.allclose(
 q = split(new @ W[0], h)  # (h, 1, d_k)
 via_kernel = F.scaled_dot_product_attention(q, keys, values).transpose(-3, -2).flatten(-2) @ W[3]  # (1, d_model)
 same_builtin = torch.allclose(out, via_kernel, rtol=0, atol=1e-12)
-assert same_64 and same_full and same_32 and same_builtin
-
-print("same as attn.cached_self_attention, float64 (within 1e-12):", same_64)
-print("same as the last row of a full causal pass (within 1e-12):", same_full)
-print("same as attn, float32 (within 1e-5):", same_32)
-print("same as F.scaled_dot_product_attention (within 1e-12):", same_builtin)
+assert same_64, "the PyTorch step must equal attn.cached_self_attention in float64 (to 1e-12)"
+assert same_full, "the PyTorch step must equal the last row of a full causal pass (to 1e-12)"
+assert same_32, "the PyTorch step must equal attn in float32 (to 1e-5)"
+assert same_builtin, "the PyTorch step must equal F.scaled_dot_product_attention (to 1e-12)"
