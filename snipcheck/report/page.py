@@ -173,7 +173,7 @@ def _run(block: RunBlock, outcome: Outcome, build: Build, verification: str) -> 
             ]
         elif result.error is None and (result.output(block.cell) or "").strip():
             out.append("")
-            info = ' { .text .live-output title="Output, as measured (not compared: timings vary from run to run)" }'
+            info = ' { .text .live-output title="Output, measured when this page was built" }'
             out += _block(block.indent, block.fence, info, result.output(block.cell))
     return out
 
