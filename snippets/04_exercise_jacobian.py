@@ -23,9 +23,9 @@ two_way[:2] = 0.5
 one_hot = np.zeros(n)
 one_hot[0] = 1.0
 norms = [jacobian_norm(p) for p in (uniform, two_way, one_hot)]
-assert all(
-    np.isclose(jacobian_norm(p), by_formula(p), rtol=1e-12, atol=1e-15) for p in (uniform, two_way, one_hot)
-), "sqrt(S2 - 2 S3 + S2^2) disagrees with the norm of attn's Jacobian"
+assert all(np.isclose(jacobian_norm(p), by_formula(p), rtol=1e-12, atol=1e-15) for p in (uniform, two_way, one_hot)), (
+    "sqrt(S2 - 2 S3 + S2^2) disagrees with the norm of attn's Jacobian"
+)
 
 # Uniform over m of the n keys: ||J||_F = sqrt(m - 1) / m, largest at m = 2.
 uniform_over = [np.sqrt(m - 1) / m for m in range(1, n + 1)]
