@@ -19,10 +19,9 @@ hidden = np.tanh((Q @ W_1)[:, None, :] + (K @ W_2)[None, :, :])  # (n, n, d_a): 
 add_scores = hidden @ w  # (n, n)
 
 dot_weights, add_weights = softmax(dot_scores), softmax(add_scores)  # (n, n) each
-rows_sum_to_one = bool(np.allclose(dot_weights.sum(1), 1) and np.allclose(add_weights.sum(1), 1))
+assert np.allclose(dot_weights.sum(1), 1) and np.allclose(add_weights.sum(1), 1), "a row does not sum to 1"
 bound = np.abs(w).sum()  # |w . tanh(...)| <= sum |w|, at any width
-bounded = bool(np.abs(add_scores).max() <= bound)
-assert rows_sum_to_one and bounded
+assert np.abs(add_scores).max() <= bound, "an additive score exceeds sum |w|"
 
 # FLOPs of the part that grows with n^2 (2 per multiply-add), and the bytes of what each builds.
 dot_flops = 2 * n * n * d_k  # Q K^T
@@ -39,5 +38,4 @@ print(f"bytes built: dot-product {dot_bytes}, additive {add_bytes} ({bytes_ratio
 print(f"n^2 FLOPs: dot-product {dot_flops}, additive {add_flops} plus {add_tanh} tanh")
 print("weights of token 0, dot-product:", dot_weights[0].round(2))
 print("weights of token 0, additive:   ", add_weights[0].round(2))
-print(f"rows sum to 1 in both: {rows_sum_to_one}")
-print(f"every additive score within sum |w| = {bound:.2f}: {bounded}")
+print(f"additive scores bounded by sum |w| = {bound:.2f}")

@@ -18,17 +18,20 @@ lengths = [512, 3072, 8192]
 mixing = [4 * n * d for n in lengths]
 share = [m / (weight_flops + m) for m in mixing]
 crossover = weight_flops // (4 * d)  # n at which the two are equal
-agrees = all(
+assert attention == 4 * d * d, "attention's weights are not 4 d^2"
+assert feed_forward == 8 * d * d + d_ff + d, "the feed-forward parameters are not 8 d^2 + d_ff + d"
+assert weight_flops == 24 * d * d, "the weights' FLOPs per token are not 24 d^2"
+assert all(
     token_flops(n, d_model, d_ff, cached=True) == weight_flops + m for n, m in zip(lengths, mixing, strict=True)
-)
+), "attn.token_flops disagrees with the count above"
 
 print(f"one encoder layer, d_model = {d_model}, d_ff = {d_ff}, counted from its arrays")
-print(f"attention     {attention:>9,} = 4 d^2: {attention == 4 * d * d}")
-print(f"feed-forward  {feed_forward:>9,} = 8 d^2 + d_ff + d: {feed_forward == 8 * d * d + d_ff + d}")
+print(f"attention     {attention:>9,} = 4 d^2")
+print(f"feed-forward  {feed_forward:>9,} = 8 d^2 + d_ff + d")
 print(f"layer norms   {norms:>9,}")
 print(f"total         {total:>9,}: attention {attention_share:.3f}, feed-forward {ffn_share:.3f}")
-print(f"FLOPs per token, weights: {weight_flops:,} = 24 d^2: {weight_flops == 24 * d * d}")
+print(f"FLOPs per token, weights: {weight_flops:,} = 24 d^2")
 print(f"{'n':>6} {'4 n d':>12} {'share of the token':>19}")
 for n, m, s in zip(lengths, mixing, share, strict=True):
     print(f"{n:>6} {m:>12,} {s:>19.3f}")
-print(f"equal at n = {crossover} = 6 d_model; same as token_flops: {agrees}")
+print(f"equal at n = {crossover} = 6 d_model")

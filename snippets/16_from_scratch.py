@@ -30,18 +30,14 @@ params = init_multi_head(rng, d_model)  # W_q, W_k, W_v, W_o: (d_model, d_model)
 
 out, weights = causal_multi_head(x, params["W_q"], params["W_k"], params["W_v"], params["W_o"], h)
 library = multi_head_attention(x, x, params, h, mask=causal_mask(n))  # (batch, n, d_model)
-matches = bool(np.abs(out - library).max() <= 1e-12)
+assert np.abs(out - library).max() <= 1e-12, "differs from attn.multi_head_attention"
 above = np.triu(np.ones((n, n), dtype=bool), k=1)  # (n, n): the future entries
-future_zero = bool(np.all(weights[..., above] == 0.0))
+assert np.all(weights[..., above] == 0.0), "a weight falls on the future"
 
 # Causality: changing the last token must leave every earlier output as it was.
 changed = x.copy()
 changed[:, -1] = rng.standard_normal((batch, d_model))
 out_changed, _ = causal_multi_head(changed, params["W_q"], params["W_k"], params["W_v"], params["W_o"], h)
-earlier_unchanged = bool(np.array_equal(out_changed[:, :-1], out[:, :-1]))
-assert matches and future_zero and earlier_unchanged
+assert np.array_equal(out_changed[:, :-1], out[:, :-1]), "changing the last token moved an earlier output"
 
 print(f"x {x.shape} -> weights {weights.shape} -> out {out.shape}")
-print(f"same as attn.multi_head_attention (max difference <= 1e-12): {matches}")
-print(f"weights above the diagonal all exactly 0.0: {future_zero}")
-print(f"changing the last token leaves outputs 0 to {n - 2} unchanged: {earlier_unchanged}")

@@ -15,11 +15,10 @@ top = weights.max(axis=1)  # (5,)
 entropy = -(weights * np.log(weights)).sum(axis=1)  # (5,) nats
 uniform_entropy = np.log(n_keys)
 same_order = all(np.array_equal(np.argsort(w), np.argsort(scaled)) for w in weights)
-assert same_order  # T rescales the scores, so the order of the weights stays
+assert same_order, "a temperature changed the order of the weights"
 
 print(f"one query against {n_keys} keys, d_k = {d_k}: softmax(scores / (sqrt(d_k) T))")
 print(f"{'T':>5} {'top weight':>10} {'entropy':>8}")
 for T, t, e in zip(temperatures, top, entropy, strict=True):
     print(f"{T:>5} {t:>10.3f} {e:>8.3f}")
 print(f"uniform entropy ln {n_keys} = {uniform_entropy:.3f}")
-print(f"the order of the weights is the same at every T: {same_order}")
