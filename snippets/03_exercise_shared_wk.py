@@ -13,16 +13,14 @@ scores = Q @ K.T  # (n, n) = X W W^T X^T
 _, weights = scaled_dot_product_attention(Q, K, X @ W_v, return_weights=True)  # (n, n)
 
 scores_symmetric = bool(np.allclose(scores, scores.T, rtol=0, atol=1e-12))
-assert scores_symmetric
+assert scores_symmetric, "a shared W^Q = W^K makes the scores symmetric"
 weights_symmetric = bool(np.allclose(weights, weights.T, rtol=0, atol=1e-12))
-assert not weights_symmetric
+assert not weights_symmetric, "softmax normalises each row by its own sum"
 largest_asymmetry = np.abs(weights - weights.T).max()
 diagonal_nonnegative = bool((np.diag(scores) >= 0).all())  # q_i . q_i = |q_i|^2
-assert diagonal_nonnegative
+assert diagonal_nonnegative, "a self-score q_i . q_i is never negative"
 favourite = weights.argmax(axis=1)  # (n,)
 self_favourites = int((favourite == np.arange(n)).sum())
 
-print(f"scores symmetric: {scores_symmetric}  weights symmetric: {weights_symmetric}")
 print(f"largest |w_ij - w_ji|: {largest_asymmetry:.3f}")
-print(f"every self-score >= 0: {diagonal_nonnegative}")
 print(f"tokens whose largest weight is on themselves: {self_favourites} of {n}")

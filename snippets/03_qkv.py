@@ -10,7 +10,7 @@ rng = np.random.default_rng(seed)
 X = rng.standard_normal((n, d_model))  # (n, d_model): the input tokens
 W_q = rng.standard_normal((d_model, d_k))  # drawn first,
 W_k = rng.standard_normal((d_model, d_k))  # second,
-W_v = rng.standard_normal((d_model, d_v))  # and third, from the same generator
+W_v = rng.standard_normal((d_model, d_v))  # and third: the order of the draws fixes every number
 
 Q = X @ W_q  # (n, d_k): what each token looks for
 K = X @ W_k  # (n, d_k): what each token offers to be found by

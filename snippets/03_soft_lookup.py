@@ -1,7 +1,7 @@
 # %% lookup
 import numpy as np
 
-from attn import scaled_dot_product_attention
+from attn import scaled_dot_product_attention, softmax
 
 # The same three entries, but each key is a vector, so "close to" makes sense.
 keys = np.array(
@@ -32,5 +32,16 @@ print("sharp result: ", sharp_out.round(3))
 print("100 x query:  ", hard_weights.round(3))
 
 # %% underflow
-# In float64, exp(-x) rounds to exactly 0 once x passes this (half the smallest subnormal).
-underflow_gap = np.log(2) - np.log(np.finfo(np.float64).smallest_subnormal)
+# A weight is e^(s - max) / sum over the row, with sum >= 1. It rounds to 0 once the quotient is
+# below half the smallest subnormal, and it keeps fewer digits once it is below the smallest normal.
+formats = {}
+for dtype in (np.float64, np.float32):
+    info = np.finfo(dtype)
+    zero_gap = np.log(2) - np.log(info.smallest_subnormal)  # e^-gap = half the smallest subnormal
+    subnormal_gap = -np.log(info.tiny)  # e^-gap = the smallest normal number
+    formats[info.dtype.name] = (float(zero_gap), float(subnormal_gap))
+    for gap, survives in ((zero_gap - 0.1, True), (zero_gap + 0.1, False)):  # a row of two scores
+        w = softmax(np.array([0.0, -gap], dtype=dtype))
+        assert (w[1] > 0) == survives, f"{info.dtype.name}: a weight rounds to 0 just past a gap of {zero_gap:.1f}"
+underflow_gap, subnormal_gap = formats["float64"]
+underflow_gap_32, subnormal_gap_32 = formats["float32"]

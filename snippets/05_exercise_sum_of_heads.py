@@ -21,10 +21,8 @@ sum_of_heads = per_head.sum(axis=0)  # (n, d_model)
 library = multi_head_attention(X, X, params, h)
 gap = np.abs(sum_of_heads - concat_then_project).max()
 same = bool(gap < 1e-12)
-assert same
+assert same, "the sum over heads is the concatenation times W_o (within 1e-12)"
 same_as_library = bool(np.abs(sum_of_heads - library).max() < 1e-12)
-assert same_as_library
+assert same_as_library, "the sum over heads is attn.multi_head_attention (within 1e-12)"
 
 print(f"W_o as {h} blocks: {W_o_blocks.shape}; each head's contribution: {per_head.shape}")
-print(f"sum over heads == concat then W_o: {same} (largest difference below 1e-12)")
-print(f"sum over heads == attn.multi_head_attention: {same_as_library}")

@@ -10,7 +10,7 @@ weights_bytes = [attention_weights_bytes(n, h, batch=1, layers=1, itemsize=items
 weights_mib = [b / 2**20 for b in weights_bytes]
 by_formula = [h * n * n * itemsize for h in head_counts]  # one (n, n) matrix per head
 formula_agrees = weights_bytes == by_formula
-assert formula_agrees
+assert formula_agrees, "one (n, n) matrix per head: h * n * n * itemsize bytes"
 
 # The projections do not depend on h: four (d_model, d_model) matrices, split into heads by columns.
 parameters = count_parameters(init_multi_head(np.random.default_rng(0), d_model))
@@ -19,6 +19,5 @@ lines = [
     f"h = {h:>2}: weights {b:>10} bytes = {m:>4.0f} MiB"
     for h, b, m in zip(head_counts, weights_bytes, weights_mib, strict=True)
 ]
-lines.append(f"h * n * n * itemsize agrees: {formula_agrees}")
 lines.append(f"parameters of W_q, W_k, W_v, W_o at d_model = {d_model}, any h dividing it: {parameters}")
 print("\n".join(lines))

@@ -17,7 +17,6 @@ k = (X @ params["W_k"]).T  # (h, n): head i's scalar keys
 q = (X @ params["W_q"]).T  # (h, n): head i's scalar queries
 predicted = np.where(q > 0, k.argmax(axis=1, keepdims=True), k.argmin(axis=1, keepdims=True))  # (h, n)
 as_predicted = bool((favourites == predicted).all())
-assert as_predicted
+assert as_predicted, "with d_k = 1 every favourite is the largest key (q > 0) or the smallest (q < 0)"
 
 print(f"distinct favourite keys per head (of {n} queries): {distinct}")
-print(f"every favourite is the largest key (q > 0) or the smallest (q < 0): {as_predicted}")

@@ -16,12 +16,11 @@ pe[:, 1::2] = np.cos(angle)  # odd dimensions
 
 # Positions per full turn of each sin/cos pair.
 wavelength = 2 * np.pi * base ** (two_i / d_model)  # (d_model / 2,)
-same_as_attn = np.allclose(pe, positional_encoding(n, d_model, base))
+assert np.allclose(pe, positional_encoding(n, d_model, base)), "the formula is attn.positional_encoding"
 
 print("position 0:", pe[0].round(3))
 print("position 1:", pe[1].round(3))
 print("wavelength of each sin/cos pair:", wavelength.round(1))
-print("same as attn.positional_encoding:", same_as_attn)
 
 # %% bound
 # The paper's "10000 * 2 pi" is a limit: the longest wavelength falls short of it.

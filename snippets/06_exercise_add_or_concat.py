@@ -14,17 +14,15 @@ W_p = rng.standard_normal((d_model, d_k))
 concat_q = np.concatenate([X, PE], axis=1) @ np.concatenate([W_x, W_p], axis=0)  # (n, d_k)
 split_q = X @ W_x + PE @ W_p  # (n, d_k): each half projected on its own, then added
 concat_is_sum_of_projections = bool(np.allclose(concat_q, split_q, rtol=0, atol=1e-12))
-assert concat_is_sum_of_projections
+assert concat_is_sum_of_projections, "[X, PE] [W_x; W_p] = X W_x + PE W_p"
 
 # Adding first is the special case W_x = W_p = W.
 added_q = (X + PE) @ W
 tied_concat_q = np.concatenate([X, PE], axis=1) @ np.concatenate([W, W], axis=0)
 adding_is_tied_concat = bool(np.allclose(added_q, tied_concat_q, rtol=0, atol=1e-12))
-assert adding_is_tied_concat
+assert adding_is_tied_concat, "(X + PE) W = [X, PE] [W; W]"
 
 weights_added = count_parameters(W)
 weights_concat = count_parameters([W_x, W_p])
 
-print(f"[X, PE] [W_x; W_p] == X W_x + PE W_p: {concat_is_sum_of_projections}")
-print(f"(X + PE) W == [X, PE] [W; W]: {adding_is_tied_concat}")
 print(f"weights per projection: add {weights_added}, concatenate {weights_concat}")

@@ -16,17 +16,14 @@ gap = max(
     for k in offsets
 )
 depends_on_offset_only = bool(gap < 1e-10)
-assert depends_on_offset_only
+assert depends_on_offset_only, "PE[pos] . PE[pos + k] = sum_i cos(omega_i k) at every pos"
 
 norm_squared = (pe * pe).sum(axis=1)  # (n,)
 norm_squared_constant = bool(np.allclose(norm_squared, d_model / 2, rtol=0, atol=1e-12))
-assert norm_squared_constant
+assert norm_squared_constant, "every encoding has squared length d_model / 2"
 half_width = d_model / 2
 pos, k = 10, 3
 ahead = (pe[pos] * pe[pos + k]).sum()  # the token k positions later
 behind = (pe[pos] * pe[pos - k]).sum()  # the token k positions earlier
 
-checked = f"k = {smallest_offset}..{largest_offset}"
-print(f"PE[pos] . PE[pos + k] = sum_i cos(omega_i k) for {checked} at every pos: {depends_on_offset_only}")
-print(f"|PE[pos]|^2 = d_model / 2 = {half_width} at all {n} positions: {norm_squared_constant}")
 print(f"PE[{pos}] . PE[{pos + k}] = {ahead:.3f}  PE[{pos}] . PE[{pos - k}] = {behind:.3f}")

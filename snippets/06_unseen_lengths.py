@@ -8,7 +8,7 @@ train_len, test_len = 512, 2048  # say training never saw a position past 511
 
 pe = positional_encoding(test_len, d_model, base)  # (test_len, d_model): defined at every position
 bounded = bool(np.abs(pe).max() <= 1.0)
-assert bounded
+assert bounded, "every value of the encoding lies in [-1, 1]"
 
 # PE[pos + k] is one fixed linear map of PE[pos], a rotation of each sin/cos pair by k * omega,
 # at positions seen in training and unseen ones alike.
@@ -18,10 +18,8 @@ sin, cos = pe[:-k, 0::2], pe[:-k, 1::2]  # (test_len - k, d_model / 2)
 rotated_sin = sin * np.cos(k * omega) + cos * np.sin(k * omega)
 rotated_cos = cos * np.cos(k * omega) - sin * np.sin(k * omega)
 same_map_everywhere = bool(np.allclose(pe[k:, 0::2], rotated_sin) and np.allclose(pe[k:, 1::2], rotated_cos))
-assert same_map_everywhere
+assert same_map_everywhere, "a shift by k is the same rotation at every position"
 
-print("encoding defined and within [-1, 1] at all", test_len, "positions:", bounded)
-print(f"PE[pos + {k}] = the same rotation of PE[pos] at every position:", same_map_everywhere)
 
 # %% turns
 # The slow pairs never complete a turn within the training length, so past it they take values

@@ -38,5 +38,5 @@ n_full_one_layer = int(depends(None, 1).sum())
 n_pairs = n * n
 
 print(f"{N} causal layers, output i (row) changes with input j (column):\n{D_causal}")
-print(f"lower triangular after {depths} layers: {lower_at_each_depth}  ({n_dependencies} of {n_pairs} pairs)")
+print(f"pairs (i, j) with output i depending on input j: {n_dependencies} of {n_pairs}")
 print(f"one layer without the mask: {n_full_one_layer} of {n_pairs} pairs")

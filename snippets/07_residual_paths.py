@@ -32,10 +32,9 @@ pre_stream = pre_norm_stack(x, silent)
 post_returns_input = bool(np.allclose(post, x))
 post_returns_normalised_input = bool(np.allclose(post, layer_norm(x), atol=1e-4))  # up to eps
 pre_stream_is_input = bool(np.array_equal(pre_stream, x))
-assert pre_stream_is_input and post_returns_normalised_input and not post_returns_input
+assert pre_stream_is_input, "pre-norm: the stream after the last layer is the input, every bit"
+assert post_returns_normalised_input and not post_returns_input, "post-norm returns LayerNorm(input)"
 print(f"{N} layers with silent sublayers:")
-print("post-norm: output == input:", post_returns_input, "  output == LayerNorm(input):", post_returns_normalised_input)
-print("pre-norm: stream after the last layer == input:", pre_stream_is_input)  # np.array_equal: every bit
 input_stds = x.std(axis=-1)  # (n,)
 print("input row stds:", input_stds.round(2))
 print("post-norm output row stds:", post.std(axis=-1).round(2))

@@ -1,3 +1,4 @@
+# %% layout
 import numpy as np
 
 from attn import causal_mask, init_multi_head, multi_head_attention
@@ -14,8 +15,9 @@ for i in range(n):
 # Target token i sits in the input at position i + 1, which position i may not attend to.
 label_position = [i + 1 for i in range(n - 1)]  # where each label (but the last) sits in the input
 no_position_sees_its_label = not any(mask[i, label_position[i]] for i in range(n - 1))
-print("no position sees the token it is trained to predict:", no_position_sees_its_label)
+assert no_position_sees_its_label, "the mask hides from each position the token it is trained to predict"
 
+# %% numbers
 # The same with numbers: change the input at the last position ("down", the token that
 # position 3 must predict) and look at what positions 0 to 3 output.
 seed, d_model, h = 0, 8, 2
@@ -31,5 +33,5 @@ with_mask = bool(np.array_equal(masked_before[:-1], masked_after[:-1]))
 unmasked_before = multi_head_attention(x, x, params, h)
 unmasked_after = multi_head_attention(x_changed, x_changed, params, h)
 without_mask = bool(np.array_equal(unmasked_before[:-1], unmasked_after[:-1]))
-assert no_position_sees_its_label and with_mask and not without_mask
-print(f"after changing the last input, positions 0 to 3 unchanged, with the mask: {with_mask}  without: {without_mask}")
+assert with_mask, "with the mask, changing the last input leaves positions 0 to 3 exactly as they were"
+assert not without_mask, "without the mask, positions 0 to 3 see the change"
