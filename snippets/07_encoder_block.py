@@ -4,6 +4,7 @@ from attn import count_parameters, encoder_layer, feed_forward, init_encoder_lay
 
 seed, n, d_model, h, d_ff = 0, 4, 8, 2, 32  # d_ff: the feed-forward's hidden width
 rng = np.random.default_rng(seed)
+# init_encoder_layer assembles init_multi_head, init_feed_forward and init_layer_norm (gamma ones, beta zeros)
 params = init_encoder_layer(rng, d_model, d_ff)  # weights first,
 x = rng.standard_normal((n, d_model))  # then the input: (n, d_model)
 
