@@ -24,13 +24,11 @@ constraint), so the run is the same on every machine; a reader gets the newest r
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import re
 import subprocess
 import sys
-import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -126,7 +124,7 @@ def _site_addresses(text: str, site_url: str) -> list[str]:
     return sorted(set(re.findall(re.escape(site_url) + r"[^\s)'\"]*", text)))
 
 
-def _fresh_environment(version: str, where: Path) -> Path:
+def _fresh_environment(version: str, where: Path, pins: Path) -> Path:
     """A fresh virtual environment of Python ``version`` under ``where``, outside the repository,
     with Jupyter's kernel and nothing of the project: neither attn nor numpy imports there."""
     from test_packaging import find_python
@@ -138,7 +136,7 @@ def _fresh_environment(version: str, where: Path) -> Path:
     bin_python = venv / "bin" / "python"
     pip = subprocess.run(
         [str(bin_python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *KERNEL],
-        env=_reader_env(),
+        env=_reader_env(pins),
         capture_output=True,
         text=True,
         timeout=900,
@@ -156,19 +154,7 @@ def _fresh_environment(version: str, where: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def reader_python(tmp_path_factory) -> Path:
-    """A fresh environment of Python 3.12, for the notebooks that do not import torch."""
-    return _fresh_environment(READER_PYTHON, tmp_path_factory.mktemp("reader"))
-
-
-@pytest.fixture(scope="module")
-def torch_reader_python(tmp_path_factory) -> Path:
-    """A fresh environment of Python 3.11, for the notebooks whose set-up cell installs torch."""
-    return _fresh_environment(TORCH_PYTHON, tmp_path_factory.mktemp("reader-torch"))
-
-
-@functools.cache
-def _pins_file() -> Path:
+def pins_file(tmp_path_factory) -> Path:
     """requirements.lock's pins without their hashes, as a constraints file. With the hashes pip would
     demand one for everything it installs, and the notebooks install attn from the site's own wheel."""
     lock = (ROOT / "requirements.lock").read_text(encoding="utf-8")
@@ -177,12 +163,24 @@ def _pins_file() -> Path:
     torch = (ROOT / "toolchain" / "requirements-torch.txt").read_text(encoding="utf-8")
     pins += re.findall(r"^(torch==\S+)", torch, flags=re.MULTILINE)
     assert any(pin.startswith("torch==") for pin in pins), "toolchain/requirements-torch.txt pins no torch"
-    path = Path(tempfile.mkdtemp(prefix="attention-computed-pins-")) / "constraints.txt"
+    path = tmp_path_factory.mktemp("pins") / "constraints.txt"
     path.write_text("\n".join(pins) + "\n", encoding="utf-8")
     return path
 
 
-def _reader_env() -> dict[str, str]:
+@pytest.fixture(scope="module")
+def reader_python(tmp_path_factory, pins_file) -> Path:
+    """A fresh environment of Python 3.12, for the notebooks that do not import torch."""
+    return _fresh_environment(READER_PYTHON, tmp_path_factory.mktemp("reader"), pins_file)
+
+
+@pytest.fixture(scope="module")
+def torch_reader_python(tmp_path_factory, pins_file) -> Path:
+    """A fresh environment of Python 3.11, for the notebooks whose set-up cell installs torch."""
+    return _fresh_environment(TORCH_PYTHON, tmp_path_factory.mktemp("reader-torch"), pins_file)
+
+
+def _reader_env(pins: Path) -> dict[str, str]:
     """This environment without anything that points into the project, every install pinned.
 
     pip compiles no module to bytecode as it installs (PIP_COMPILE=0): Python compiles each module
@@ -193,13 +191,13 @@ def _reader_env() -> dict[str, str]:
         for k, v in os.environ.items()
         if not k.startswith(("PYTHON", "VIRTUAL_ENV", "PIP_CONSTRAINT", "PIP_COMPILE", "PIP_NO_COMPILE"))
     }
-    env["PIP_CONSTRAINT"] = str(_pins_file())
+    env["PIP_CONSTRAINT"] = str(pins)
     env["PIP_COMPILE"] = "0"
     env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep) if not p.startswith(str(ROOT)))
     return env
 
 
-def _run_group(paths: list[Path], python: Path, outside: Path, server) -> list[str]:
+def _run_group(paths: list[Path], python: Path, outside: Path, server, env: dict[str, str]) -> list[str]:
     """Run ``paths`` in kernels of ``python``: the notebook that installs the most first, alone (the
     others then find it all installed), then the rest two at a time; the problems found."""
     wants = {p: _setup_source(p) or "" for p in paths}
@@ -208,7 +206,7 @@ def _run_group(paths: list[Path], python: Path, outside: Path, server) -> list[s
     assert "'attn', '" + server.url + "downloads/attn-" in wants[first], wants[first]
 
     def run(path: Path) -> list[str]:
-        return execute(path, outside / path.stem, python=str(python), env=_reader_env())
+        return execute(path, outside / path.stem, python=str(python), env=env)
 
     problems = run(first)
     with ThreadPoolExecutor(max_workers=min(2, os.cpu_count() or 1)) as pool:
@@ -222,7 +220,7 @@ def _installed(python: Path) -> set[str]:
 
 
 def test_every_notebook_runs_as_downloaded_in_a_fresh_python_3_12(
-    notebooks, reader_python, torch_reader_python, server, tmp_path
+    notebooks, reader_python, torch_reader_python, pins_file, server, tmp_path
 ):
     """Installed by its own first cell, each notebook runs and prints what it shows (those that
     import torch in Python 3.11: see the module docstring). The site is served here under the
@@ -241,8 +239,9 @@ def test_every_notebook_runs_as_downloaded_in_a_fresh_python_3_12(
     with_torch = [p for p in downloaded if "'torch'" in (_setup_source(p) or "")]
     without = [p for p in downloaded if p not in with_torch]
     assert with_torch and without, "expected notebooks both with and without torch"
-    problems = _run_group(without, reader_python, outside, server)
-    problems += _run_group(with_torch, torch_reader_python, outside, server)
+    env = _reader_env(pins_file)
+    problems = _run_group(without, reader_python, outside, server, env)
+    problems += _run_group(with_torch, torch_reader_python, outside, server, env)
     print(
         f"\n{len(notebooks)} notebooks executed as downloaded, in fresh kernels: {len(without)} of Python "
         f"{READER_PYTHON}, {len(with_torch)} that import torch of Python {TORCH_PYTHON}: {len(problems)} problems"
