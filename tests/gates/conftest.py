@@ -5,7 +5,11 @@ hand-kept list of pages, because the pages are being written while these tests r
 
 - ``site_build``: ``mkdocs build --strict`` of the real project into a temporary folder, with the
   project's own ``.cache/snipcheck`` (so it is warm after the first build), configured as
-  ``make publish`` configures it (sitekit.PUBLISH_ENV: published at a sub-path);
+  ``make publish`` configures it (sitekit.PUBLISH_ENV: published at a sub-path); the work that
+  needs only the sources (``BESIDE_THE_BUILD``) is started first, so that it runs beside it;
+- ``second_clean_build``: test_reproducible.py's other clean build, of a copy of the project without
+  its caches, in another folder, as if on another day (a Future);
+- ``reader_pythons``: the notebook gate's fresh environments, one per Python (Futures);
 - ``offline_build``: the build for reading offline (``make offline``), after the first (warm);
 - ``site``: the site as ``make publish`` makes it, the first build with the zip of the offline
   build inside; failing every dependent test with the build log if a build failed;
@@ -21,12 +25,16 @@ import functools
 import os
 import shutil
 import threading
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from readerenv import READER_PYTHON, TORCH_PYTHON, fresh_environment, pins
 from sitekit import (
+    ANOTHER_DAY,
     CHROMIUM,
     CHROMIUM_ARGS,
     OFFLINE_ZIP,
@@ -34,11 +42,16 @@ from sitekit import (
     SITE_PREFIX,
     BuildRun,
     Site,
+    copy_project,
     crawl,
     mkdocs_build,
     offline_build_env,
     write_offline_zip,
 )
+
+# Session fixtures for work that needs only the sources, not the session's build: each gives
+# Futures. When a selected test uses one, the session's build starts it first, to run beside it.
+BESIDE_THE_BUILD = ("second_clean_build", "reader_pythons")
 
 
 def pytest_configure(config):
@@ -57,9 +70,45 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture(scope="session")
-def site_build(tmp_path_factory) -> BuildRun:
+def beside():
+    """Threads for the work of ``BESIDE_THE_BUILD``, one per job (a job only waits on subprocesses);
+    the session waits for what they run before it ends."""
+    with ThreadPoolExecutor(max_workers=4, thread_name_prefix="beside") as pool:
+        yield pool
+
+
+@pytest.fixture(scope="session")
+def site_build(request, tmp_path_factory) -> BuildRun:
     """The real project, built strictly into a temporary folder (never into the shared site/)."""
+    for name in BESIDE_THE_BUILD:
+        if any(name in item.fixturenames for item in request.session.items):
+            request.getfixturevalue(name)
     return mkdocs_build(ROOT, tmp_path_factory.mktemp("site") / "site")
+
+
+@pytest.fixture(scope="session")
+def second_clean_build(beside, tmp_path_factory) -> Future[BuildRun]:
+    """A copy of the project's sources (so no cache) in another folder, built as if on another day."""
+    root = tmp_path_factory.mktemp("reproducible")
+    project = copy_project(root / "b")
+    return beside.submit(mkdocs_build, project, root / "b-site", env={"SOURCE_DATE_EPOCH": ANOTHER_DAY})
+
+
+@pytest.fixture(scope="session")
+def pins_file(tmp_path_factory) -> Path:
+    """The constraints file every install in a reader's environment obeys (readerenv.pins)."""
+    path = tmp_path_factory.mktemp("pins") / "constraints.txt"
+    path.write_text(pins(), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="session")
+def reader_pythons(beside, pins_file, tmp_path_factory) -> dict[str, Future[Path]]:
+    """The notebook gate's fresh environments: {Python version: its interpreter}."""
+    return {
+        version: beside.submit(fresh_environment, version, tmp_path_factory.mktemp(f"reader-{version}"), pins_file)
+        for version in (READER_PYTHON, TORCH_PYTHON)
+    }
 
 
 @pytest.fixture(scope="session")

@@ -54,6 +54,8 @@ PUBLISH_ENV = {
 # The determinism check (mkdocs.yml: SNIPCHECK_TWICE): every new snippet result run twice and
 # compared, as `make publish` builds.
 TWICE_ENV = {"SNIPCHECK_TWICE": "true"}
+# The reproducibility check's second build pretends to run on another day (2001-09-09).
+ANOTHER_DAY = "1000000000"
 # What a copy of the project leaves out: tools, caches, build output.
 _TOP_LEVEL_IGNORED = {".git", ".venv", ".cache", "site", "test-artifacts", ".pytest_cache", ".hypothesis"}
 _IGNORED_ANYWHERE = shutil.ignore_patterns("node_modules", "__pycache__", "*.egg-info", "*.pyc")

@@ -16,7 +16,9 @@ A notebook whose snippets import torch runs in a fresh environment of Python 3.1
 PyTorch it installs is pinned to the CPU build of toolchain/requirements-torch.txt, and that build
 is a wheel for 3.11 (the project's Python): on Linux, PyPI's torch for 3.12 is the CUDA build,
 several GB that no snippet uses. So what differs from the 3.12 run is the interpreter only; the
-set-up cell, the served attn wheel and the comparison of outputs are the same.
+set-up cell, the served attn wheel and the comparison of outputs are the same. Both environments are
+made while the site builds (conftest.py), and the two groups of notebooks run side by side, two
+kernels at a time in all.
 
 Everything installed is pinned by requirements.lock and toolchain/requirements-torch.txt (as a pip
 constraint), so the run is the same on every machine; a reader gets the newest releases instead.
@@ -24,27 +26,26 @@ constraint), so the run is the same on every machine; a reader gets the newest r
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import re
 import subprocess
 import sys
-import tempfile
+import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from sitekit import ROOT, TEST_SITE_URL
+from readerenv import READER_PYTHON, TORCH_PYTHON, reader_env
+from sitekit import TEST_SITE_URL
 
 from snipcheck.numeric import compare_output
 
 pytestmark = pytest.mark.slow
 
 RUNNER = Path(__file__).with_name("notebookrun.py")
-READER_PYTHON = "3.12"  # newer than the project's 3.11: what a reader may well have
-TORCH_PYTHON = "3.11"  # the Python of the pinned CPU build of PyTorch (see the module docstring)
-KERNEL = ["ipykernel"]  # all a fresh environment gets before the notebook's own set-up cell runs
+KERNELS = min(2, os.cpu_count() or 1)  # notebooks running at once, across both Pythons
 
 
 def _stdout(outputs: list[dict]) -> str:
@@ -126,94 +127,41 @@ def _site_addresses(text: str, site_url: str) -> list[str]:
     return sorted(set(re.findall(re.escape(site_url) + r"[^\s)'\"]*", text)))
 
 
-def _fresh_environment(version: str, where: Path) -> Path:
-    """A fresh virtual environment of Python ``version`` under ``where``, outside the repository,
-    with Jupyter's kernel and nothing of the project: neither attn nor numpy imports there."""
-    from test_packaging import find_python
-
-    python = find_python(version)
-    assert python, f"Python {version} is not installed: install it (pyenv install {version})"
-    venv = where / "venv"
-    subprocess.run([python, "-m", "venv", str(venv)], check=True, timeout=300)
-    bin_python = venv / "bin" / "python"
-    pip = subprocess.run(
-        [str(bin_python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *KERNEL],
-        env=_reader_env(),
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    assert pip.returncode == 0, pip.stdout + pip.stderr
-    probe = subprocess.run(
-        [str(bin_python), "-c", "import importlib.util as u; print([m for m in ('attn', 'numpy') if u.find_spec(m)])"],
-        cwd=venv,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert probe.stdout.strip() == "[]", f"the fresh environment already has {probe.stdout.strip()}"
-    return bin_python
-
-
 @pytest.fixture(scope="module")
-def reader_python(tmp_path_factory) -> Path:
+def reader_python(reader_pythons) -> Path:
     """A fresh environment of Python 3.12, for the notebooks that do not import torch."""
-    return _fresh_environment(READER_PYTHON, tmp_path_factory.mktemp("reader"))
+    return reader_pythons[READER_PYTHON].result()
 
 
 @pytest.fixture(scope="module")
-def torch_reader_python(tmp_path_factory) -> Path:
+def torch_reader_python(reader_pythons) -> Path:
     """A fresh environment of Python 3.11, for the notebooks whose set-up cell installs torch."""
-    return _fresh_environment(TORCH_PYTHON, tmp_path_factory.mktemp("reader-torch"))
+    return reader_pythons[TORCH_PYTHON].result()
 
 
-@functools.cache
-def _pins_file() -> Path:
-    """requirements.lock's pins without their hashes, as a constraints file. With the hashes pip would
-    demand one for everything it installs, and the notebooks install attn from the site's own wheel."""
-    lock = (ROOT / "requirements.lock").read_text(encoding="utf-8")
-    pins = re.findall(r"^([A-Za-z0-9][A-Za-z0-9._-]*==[^\s\\]+)", lock, flags=re.MULTILINE)
-    assert len(pins) > 50, "requirements.lock pins too few packages"
-    torch = (ROOT / "toolchain" / "requirements-torch.txt").read_text(encoding="utf-8")
-    pins += re.findall(r"^(torch==\S+)", torch, flags=re.MULTILINE)
-    assert any(pin.startswith("torch==") for pin in pins), "toolchain/requirements-torch.txt pins no torch"
-    path = Path(tempfile.mkdtemp(prefix="attention-computed-pins-")) / "constraints.txt"
-    path.write_text("\n".join(pins) + "\n", encoding="utf-8")
-    return path
+def _run_groups(groups: list[tuple[list[Path], Path]], outside: Path, server, env: dict[str, str]) -> list[str]:
+    """Run each group of notebooks in kernels of its own Python, ``KERNELS`` kernels at a time across
+    the groups: in each group the notebook that installs the most first, alone in its group (the
+    others then find it all installed), then the rest; the problems found, group by group."""
+    slots = threading.Semaphore(KERNELS)
 
+    def run(path: Path, python: Path) -> list[str]:
+        with slots:
+            return execute(path, outside / path.stem, python=str(python), env=env)
 
-def _reader_env() -> dict[str, str]:
-    """This environment without anything that points into the project, every install pinned.
+    def run_group(paths: list[Path], python: Path) -> list[str]:
+        wants = {p: _setup_source(p) or "" for p in paths}
+        first = max(paths, key=lambda p: (wants[p].count("', '"), p.name))
+        assert all((f"'{m}'" in wants[p]) <= (f"'{m}'" in wants[first]) for m in ("attn", "matplotlib") for p in paths)
+        assert "'attn', '" + server.url + "downloads/attn-" in wants[first], wants[first]
+        rest = [p for p in paths if p != first]
+        problems = run(first, python)
+        with ThreadPoolExecutor(max_workers=KERNELS) as pool:
+            problems += [p for found in pool.map(lambda path: run(path, python), rest) for p in found]
+        return problems
 
-    pip compiles no module to bytecode as it installs (PIP_COMPILE=0): Python compiles each module
-    the first time it is imported, and most of the modules installed here (numpy's own tests among
-    them) no notebook imports."""
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith(("PYTHON", "VIRTUAL_ENV", "PIP_CONSTRAINT", "PIP_COMPILE", "PIP_NO_COMPILE"))
-    }
-    env["PIP_CONSTRAINT"] = str(_pins_file())
-    env["PIP_COMPILE"] = "0"
-    env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep) if not p.startswith(str(ROOT)))
-    return env
-
-
-def _run_group(paths: list[Path], python: Path, outside: Path, server) -> list[str]:
-    """Run ``paths`` in kernels of ``python``: the notebook that installs the most first, alone (the
-    others then find it all installed), then the rest two at a time; the problems found."""
-    wants = {p: _setup_source(p) or "" for p in paths}
-    first = max(paths, key=lambda p: (wants[p].count("', '"), p.name))
-    assert all((f"'{m}'" in wants[p]) <= (f"'{m}'" in wants[first]) for m in ("attn", "matplotlib") for p in paths)
-    assert "'attn', '" + server.url + "downloads/attn-" in wants[first], wants[first]
-
-    def run(path: Path) -> list[str]:
-        return execute(path, outside / path.stem, python=str(python), env=_reader_env())
-
-    problems = run(first)
-    with ThreadPoolExecutor(max_workers=min(2, os.cpu_count() or 1)) as pool:
-        problems += [p for found in pool.map(run, [p for p in paths if p != first]) for p in found]
-    return problems
+    with ThreadPoolExecutor(max_workers=len(groups)) as pool:
+        return [p for found in pool.map(lambda group: run_group(*group), groups) for p in found]
 
 
 def _installed(python: Path) -> set[str]:
@@ -222,7 +170,7 @@ def _installed(python: Path) -> set[str]:
 
 
 def test_every_notebook_runs_as_downloaded_in_a_fresh_python_3_12(
-    notebooks, reader_python, torch_reader_python, server, tmp_path
+    notebooks, reader_python, torch_reader_python, pins_file, server, tmp_path
 ):
     """Installed by its own first cell, each notebook runs and prints what it shows (those that
     import torch in Python 3.11: see the module docstring). The site is served here under the
@@ -241,11 +189,13 @@ def test_every_notebook_runs_as_downloaded_in_a_fresh_python_3_12(
     with_torch = [p for p in downloaded if "'torch'" in (_setup_source(p) or "")]
     without = [p for p in downloaded if p not in with_torch]
     assert with_torch and without, "expected notebooks both with and without torch"
-    problems = _run_group(without, reader_python, outside, server)
-    problems += _run_group(with_torch, torch_reader_python, outside, server)
+    env = reader_env(pins_file)
+    start = time.monotonic()
+    problems = _run_groups([(without, reader_python), (with_torch, torch_reader_python)], outside, server, env)
     print(
-        f"\n{len(notebooks)} notebooks executed as downloaded, in fresh kernels: {len(without)} of Python "
-        f"{READER_PYTHON}, {len(with_torch)} that import torch of Python {TORCH_PYTHON}: {len(problems)} problems"
+        f"\n{len(notebooks)} notebooks executed as downloaded, in fresh kernels, {KERNELS} at a time, in "
+        f"{time.monotonic() - start:.0f} s: {len(without)} of Python {READER_PYTHON}, {len(with_torch)} that "
+        f"import torch of Python {TORCH_PYTHON}: {len(problems)} problems"
     )
     assert problems == [], "\n".join(problems)
     assert {"attn", "numpy", "matplotlib"} <= _installed(reader_python), sorted(_installed(reader_python))

@@ -22,7 +22,6 @@ from __future__ import annotations
 import gzip
 import json
 import re
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from sitekit import LIVE_NUMBER, LIVE_TEXT, ROOT, copy_project, mkdocs_build, mkdocs_config, strip_live
@@ -30,8 +29,6 @@ from sitekit import LIVE_NUMBER, LIVE_TEXT, ROOT, copy_project, mkdocs_build, mk
 from snipcheck import parse
 
 pytestmark = pytest.mark.slow
-
-ANOTHER_DAY = "1000000000"  # 2001-09-09: the second build pretends to run on another day
 
 
 def live_parts(project) -> tuple[set[str], set[str]]:
@@ -55,23 +52,16 @@ def _clean(run) -> bool:
 
 
 @pytest.fixture(scope="module")
-def two_builds(site_build, tmp_path_factory):
-    """Two clean builds. On a fresh clone the session's own build was clean (its cache was empty),
-    so it is the first and only one more is made, from a copy in another folder; otherwise both are
-    made from copies, side by side."""
-    root = tmp_path_factory.mktemp("reproducible")
-
-    def build(args):
-        name, env = args
-        project = copy_project(root / name)
-        return mkdocs_build(project, root / f"{name}-site", env=env)
-
-    second_args = ("b", {"SOURCE_DATE_EPOCH": ANOTHER_DAY})
+def two_builds(site_build, second_clean_build, tmp_path_factory):
+    """Two clean builds. The second, of a copy in another folder, as if on another day, is made
+    beside the session's own build (conftest.py). On a fresh clone the session's build was clean
+    (its cache was empty), so it is the first; otherwise the first is made from another copy."""
     if site_build.ok and _clean(site_build):
-        first, second = site_build, build(second_args)
+        first = site_build
     else:
-        with ThreadPoolExecutor(max_workers=2) as pool:
-            first, second = pool.map(build, [("a", {}), second_args])
+        root = tmp_path_factory.mktemp("reproducible-a")
+        first = mkdocs_build(copy_project(root / "a"), root / "a-site")
+    second = second_clean_build.result()
     for run in (first, second):
         assert run.ok, f"a clean build failed:\n{run.log[-6000:]}"
         assert _clean(run), f"a clean build reused cached results:\n{run.log[-3000:]}"
