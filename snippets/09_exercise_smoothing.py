@@ -25,5 +25,6 @@ spread_part = eps_ls * np.log(vocab / eps_ls)  # what the eps_ls spread over voc
 right_part = -(1 - eps_ls) * np.log(1 - eps_ls)
 approximation = right_part + spread_part  # leaves out terms of order eps / vocab
 
-print(f"eps_ls = {eps_ls}: lowest loss with vocab = {toy_vocab}: {floors[0]:.4f}  with vocab = {vocab}: {floors[1]:.4f}")
+toy, paper = f"vocab = {toy_vocab}: {floors[0]:.4f}", f"vocab = {vocab}: {floors[1]:.4f}"
+print(f"eps_ls = {eps_ls}: lowest loss with {toy}  with {paper}")
 print(f"-(1 - eps) log(1 - eps) = {right_part:.4f}  + eps log(vocab / eps) = {spread_part:.4f}  = {approximation:.4f}")
