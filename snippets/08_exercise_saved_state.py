@@ -13,4 +13,5 @@ statistics_mib = [s / 2**20 for s in statistics]
 print(f"n:                          {lengths}")
 print(f"stored weights P (GiB):     {weights_gib}")
 print(f"row maxima and sums (MiB):  {statistics_mib}")
-print(f"ratio: {ratio}  = n / 2: {ratio == [n // 2 for n in lengths]}")
+assert ratio == [n // 2 for n in lengths], "the saved state must shrink by n / 2"
+print(f"ratio: {ratio}")

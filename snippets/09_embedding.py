@@ -16,7 +16,7 @@ scale = np.sqrt(config.d_model)
 x = rows * scale + positional_encoding(n, config.d_model)  # (batch, n, d_model)
 
 print("E:", E.shape, " tokens:", tokens.shape, " x:", x.shape)
-print("same as attn.embed:", np.allclose(x, embed(tokens, E)))
+assert np.allclose(x, embed(tokens, E)), "the lookup by hand must equal attn.embed"
 
 # %% scale
 # The scale: E starts with entries of variance 1 / d_model; times sqrt(d_model), variance 1.
@@ -32,4 +32,5 @@ print(f"std of E: {E_std:.3f}  of E * sqrt(d_model): {scaled_std:.3f}  of the en
 # Token 1 appears twice: the same row, made different by the encodings of positions 1 and 3.
 rows_equal = np.array_equal(rows[0, 1], rows[0, 3])
 now_differ = not np.allclose(x[0, 1], x[0, 3])
-print("positions 1 and 3 hold the same token:", rows_equal, " and now differ:", now_differ)
+assert rows_equal, "positions 1 and 3 hold the same token, so the lookup gives the same row"
+assert now_differ, "the positional encodings must make the two vectors differ"

@@ -16,7 +16,7 @@ rule_share = [rule_encoder / encoder_layer_count, rule_decoder / decoder_layer_c
 counts = parameter_counts(Config(vocab=vocab, d_model=d_model, d_ff=d_ff, N=N))
 stacks = N * (encoder_layer_count + decoder_layer_count)
 stacks_agree = stacks == counts["total"] - counts["embedding"]
-assert stacks_agree
+assert stacks_agree, "the layers counted from their arrays must agree with attn.parameter_counts"
 embedding, total = counts["embedding"], counts["total"]
 embedding_share = embedding / total
 
@@ -24,4 +24,4 @@ print(f"encoder layer: {encoder_layer_count:,}  12 d^2 = {rule_encoder:,}  left 
 print(f"decoder layer: {decoder_layer_count:,}  16 d^2 = {rule_decoder:,}")
 print(f"the rule's share of each: {np.round(rule_share, 4).tolist()}")
 print(f"{N} + {N} layers: {stacks:,}  embedding: {embedding:,}  total: {total:,}")
-print(f"layers agree with parameter_counts: {stacks_agree}  embedding share: {embedding_share:.3f}")
+print(f"embedding share: {embedding_share:.3f}")

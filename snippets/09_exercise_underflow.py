@@ -18,4 +18,5 @@ with np.errstate(under="ignore"):
 
 print(f"naive p(right token): {naive_p[0, 1]}  loss: {naive_loss}")
 print(f"log_softmax: {stable_log_p[0]}  loss: {stable_loss}")
-print(f"exp(-x) is exactly 0 in float64 for x beyond {zero_beyond:.2f}: {threshold_holds}")
+assert threshold_holds, "exp(-x) must be exactly 0 in float64 just beyond zero_beyond, and positive just before"
+print(f"exp(-x) is exactly 0 in float64 for x beyond {zero_beyond:.2f}")

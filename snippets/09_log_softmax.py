@@ -11,6 +11,6 @@ print("naive log(softmax):", naive)
 shifted = logits - logits.max()  # every entry <= 0, so every exp is in (0, 1]
 by_hand = shifted - np.log(np.exp(shifted).sum())
 print("shifted:           ", shifted)
-same = np.allclose(by_hand, log_softmax(logits))
-print("log_softmax:       ", log_softmax(logits).round(4), " by hand:", same)
-print("probabilities sum to 1:", np.isclose(np.exp(log_softmax(logits)).sum(), 1.0))
+assert np.allclose(by_hand, log_softmax(logits)), "the shifted formula by hand must equal attn.log_softmax"
+assert np.isclose(np.exp(log_softmax(logits)).sum(), 1.0), "the probabilities must sum to 1"
+print("log_softmax:       ", log_softmax(logits).round(4))

@@ -16,5 +16,5 @@ print(
     f"step 1: {rates[0]:.3e}  step {halfway}: {rate_halfway:.3e}"
     f"  step {four_times}: {rate_four_times:.3e}  step {steps[-1]}: {rate_last:.3e}"
 )
-print("linear up to the peak:", np.allclose(rates[:warmup_steps], steps[:warmup_steps] * rates[0]))
-print("then halves when the step quadruples:", np.isclose(rates[four_times - 1], peak / 2))
+assert np.allclose(rates[:warmup_steps], steps[:warmup_steps] * rates[0]), "the warm-up must be linear"
+assert np.isclose(rates[four_times - 1], peak / 2), "past the peak, the rate must halve when the step quadruples"

@@ -30,20 +30,19 @@ rows = {
     "d_ff = 4096": (6, 512, 8, 4096, 90),
     "big": (6, 1024, 16, 4096, 213),
 }
-print("vocabulary sizes V for which our count rounds to the row's millions:")
+print("vocabulary sizes vocab for which our count rounds to the row's millions:")
 low, high = {}, {}
 for name, (N, d_model, h, d_ff, millions) in rows.items():
     sizes = Config(vocab=1, d_model=d_model, h=h, d_ff=d_ff, N=N)
     layers = parameter_counts(sizes)["total"] - d_model  # everything but the embedding
-    # the smallest V whose count reaches millions - 0.5, the largest whose count stays below + 0.5
+    # the smallest vocab whose count reaches millions - 0.5, the largest whose count stays below + 0.5
     low[name] = math.ceil(((millions - 0.5) * 1e6 - layers) / d_model)
     high[name] = math.ceil(((millions + 0.5) * 1e6 - layers) / d_model) - 1
-    print(f"  {name:15} {millions:>4}M  V from {low[name]:,} to {high[name]:,}")
+    print(f"  {name:15} {millions:>4}M  vocab from {low[name]:,} to {high[name]:,}")
 other_rows = len(rows) - 1
 common_low = max(v for name, v in low.items() if name != "big")
 common_high = min(v for name, v in high.items() if name != "big")
 big_low, big_high = low["big"], high["big"]
 overlap = big_high >= common_low and big_low <= common_high
-print(f"one V fits every row but big: {common_low:,} to {common_high:,}")
+print(f"one vocab fits every row but big: {common_low:,} to {common_high:,}")
 assert not overlap, "the base rows and big must need different vocabularies"
-print("big's range overlaps it:", overlap)

@@ -17,7 +17,7 @@ reach = 10 / slopes_8  # (8,)
 
 print(f"slopes, 8 heads: {slopes_8}")
 print(f"bias of head 0 (slope 1/2), 6 positions:\n {np.where(lower, bias[0], np.nan)}")
-print(f"each step back lowers the bias by the head's slope: {linear}")
+assert linear, "each step back must lower the bias by the head's slope"
 print(f"distance at which the bias reaches -10: {reach}")
 
 # %% general
@@ -32,5 +32,6 @@ scores = q @ k.swapaxes(-1, -2) / math.sqrt(4) + bias  # (8, n, n)
 by_hand = softmax(np.where(lower, scores, -np.inf)) @ v  # (8, n, 4)
 same = np.allclose(alibi_attention(q, k, v, slopes_8), by_hand, rtol=0, atol=1e-12)
 
-print(f"16 heads: first {slopes_16[0]:.4f}, ratio {ratio_16[0]:.4f} throughout: {np.allclose(ratio_16, ratio_16[0])}")
-print(f"alibi_attention == the formula: {same}")
+assert np.allclose(ratio_16, ratio_16[0]), "the 16 slopes must have one ratio throughout"
+assert same, "alibi_attention must equal the formula"
+print(f"16 heads: first {slopes_16[0]:.4f}, ratio {ratio_16[0]:.4f} throughout")

@@ -34,7 +34,8 @@ from_future, from_neighbour = moved(batch_norm, later), moved(batch_norm, neighb
 kept_future, kept_neighbour = unchanged(layer_norm, later), unchanged(layer_norm, neighbour)
 
 print("the output at token 0 of sequence 0, when an input elsewhere changes:")
-print(f"  its own last token   batch norm: up to {from_future:.2f}   layer norm unchanged: {kept_future}")
-print(f"  the other sequence   batch norm: up to {from_neighbour:.2f}   layer norm unchanged: {kept_neighbour}")
+assert kept_future and kept_neighbour, "layer norm's output at token 0 must not change"
+print(f"  its own last token   batch norm: up to {from_future:.2f}   layer norm: unchanged")
+print(f"  the other sequence   batch norm: up to {from_neighbour:.2f}   layer norm: unchanged")
 print(f"a batch of one token, batch norm: {batch_norm(one_token)[0, 0]}")
 print(f"                      layer norm: {layer_norm(one_token)[0, 0].round(2)}")

@@ -19,9 +19,9 @@ for m, reach in zip(slopes, predicted, strict=True):
     geometric.append(bool(np.allclose(relative[1:] / relative[:-1], np.exp(-m), rtol=1e-12, atol=0)))
 as_predicted = measured == predicted.tolist()
 every_head_geometric = all(geometric)
-assert as_predicted and every_head_geometric
+assert as_predicted, "the measured distances must be those predicted"
+assert every_head_geometric, "each step back must multiply the weight by exp(-slope)"
 
 print(f"slopes: {slopes}")
 print(f"first distance at which a key gets <= {ratio} of the weight at distance 0: {measured}")
-print(f"ln(1 / {ratio}) / slope, rounded up: {predicted.tolist()}  same: {as_predicted}")
-print(f"each step back multiplies the weight by exp(-slope): {every_head_geometric}")
+print(f"ln(1 / {ratio}) / slope, rounded up: {predicted.tolist()}")

@@ -23,5 +23,5 @@ query_only = [float(apply_rope(q[None, :], positions=np.array([m]))[0] @ k) for 
 
 print(f"(m, p): {pairs}")
 print(f"RoPE scores:  {np.round(scores, 4).tolist()}")
-print(f"sin(m - p):   {np.round(by_hand, 4).tolist()}  same: {agree}")
+print(f"sin(m - p):   {np.round(by_hand, 4).tolist()}")
 print(f"rotating q only, (2, 5) and (10, 13): {np.round(query_only, 4).tolist()}")

@@ -35,4 +35,4 @@ print(f"  at position {L}, {beyond} pairs are past every angle of training")
 print(f"  the slowest pair reaches {slowest:.5f} of a turn by position {L - 1}")
 print(f"RoPE, d_k = {d_k}, offsets up to {L - 1}: {completed_rope} of {trained_rope.size} pairs turn fully,")
 print(f"  at offset {L}, {beyond_rope} pairs are past every angle of training")
-print(f"both defined, finite and bounded at position {far}: {defined}")
+assert defined, f"both formulas must be defined, finite and bounded at position {far}"

@@ -28,5 +28,6 @@ same_angles = np.allclose(turned[:, 0::2], pe[:, 1::2]) and np.allclose(turned[:
 print(f"{n_pairs} pairs of positions, {n_offsets} offsets")
 print(f"RoPE: q.k equal, to within 1e-12, for every pair with the same offset: {spread_rope < 1e-12}")
 print(f"sinusoids added instead: largest spread among pairs with the same offset: {spread_added:.1f}")
-print(f"rotation keeps every length: {lengths_kept}")
-print(f"the angles are those of positional_encoding: {same_angles}")
+assert spread_rope < 1e-12, "with RoPE, pairs with the same offset must score the same"
+assert lengths_kept, "the rotation must keep every length"
+assert same_angles, "RoPE's angles must be those of positional_encoding"

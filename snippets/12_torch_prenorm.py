@@ -50,7 +50,5 @@ x32 = x.astype(np.float32)
 layer32 = {part: {key: w.astype(np.float32) for key, w in params.items()} for part, params in layers[0].items()}
 block_32 = pre_norm_block(torch.from_numpy(x32), tensors(layers[0], torch.float32), h)  # one block, float32
 same_32 = np.allclose(block_32.numpy(), pre_norm_layer(x32, layer32, h), rtol=0, atol=1e-5)
-assert same_64 and same_32
-
-print("same as attn.pre_norm_stack, float64, 64 layers (within 1e-12):", same_64)
-print("same as attn.pre_norm_layer, float32, one layer (within 1e-5):", same_32)
+assert same_64, "the PyTorch stack must equal attn.pre_norm_stack in float64 over 64 layers, within 1e-12"
+assert same_32, "the PyTorch layer must equal attn.pre_norm_layer in float32, within 1e-5"

@@ -30,7 +30,6 @@ print(f"RoPE: q.k equal, to within 1e-12, for every pair with the same offset: {
 same_64 = np.allclose(q_at.numpy(), apply_rope(np.tile(q, (n, 1))), rtol=0, atol=1e-12)
 x32 = rng.standard_normal((2, 4, n, d_k)).astype(np.float32)  # (batch, h, n, d_k)
 same_32 = np.allclose(rope(torch.from_numpy(x32)).numpy(), apply_rope(x32), rtol=0, atol=1e-5)
-assert same_64 and same_32 and spread < 1e-12
-
-print("same as attn.apply_rope, float64 (within 1e-12):", same_64)
-print("same as attn.apply_rope, float32 (within 1e-5):", same_32)
+assert same_64, "the PyTorch RoPE must equal attn.apply_rope in float64, within 1e-12"
+assert same_32, "the PyTorch RoPE must equal attn.apply_rope in float32, within 1e-5"
+assert spread < 1e-12, "pairs with the same offset must score the same"

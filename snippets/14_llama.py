@@ -28,8 +28,8 @@ offsets_only = bool(np.allclose(shifted, rope_grouped_attention(x, params["self_
 block_params = count_parameters(params)
 attention_params = count_parameters(params["self_attn"])
 mha_params = 4 * d_model**2  # W_q, W_k, W_v, W_o of full width
-print("the first 3 outputs ignore the last 3 tokens:", causal)
-print("every position moved by 1000, attention unchanged:", offsets_only)
+assert causal, "the first 3 outputs must not depend on the last 3 tokens"
+assert offsets_only, "moving every position by 1000 must leave RoPE attention unchanged"
 print("parameters:", {name: count_parameters(part) for name, part in params.items()}, "=", block_params)
 
 # %% count_7b

@@ -30,7 +30,7 @@ for t in range(tokens):  # token by token: only its k experts run
     for e, g in zip(chosen[t], gates[t], strict=True):
         by_hand[t] += g * swiglu_feed_forward(x[t], layer["experts"][e])
 same_as_loop = bool(np.allclose(y, by_hand))
-print("moe_feed_forward equals the loop over tokens:", same_as_loop)
+assert same_as_loop, "moe_feed_forward must equal the loop over tokens"
 
 # %% balance
 uniform_probs = np.full((tokens, E), 1 / E)
@@ -68,8 +68,10 @@ zero_when_gone = bool(np.all(y_half[gone] == 0))  # x + 0: the residual carries 
 t = int(np.flatnonzero(keep[:, 0] & ~keep[:, 1])[0])  # a token that kept only its first choice
 e = chosen[t, 0]
 only_first = bool(np.allclose(y_half[t], gates[t, 0] * swiglu_feed_forward(x[t], layer["experts"][e])))
-print(f"capacity factor 0.5: {int(gone.sum())} tokens get 0 from the layer: {zero_when_gone}")
-print(f"token {t} keeps expert {e} alone, at its gate {gates[t, 0]:.3f}, not renormalised: {only_first}")
+assert zero_when_gone, "a token that loses both experts must get 0 from the layer"
+assert only_first, "a token that keeps one expert must keep its gate, not renormalised"
+print(f"capacity factor 0.5: {int(gone.sum())} tokens get 0 from the layer")
+print(f"token {t} keeps expert {e} alone, at its gate {gates[t, 0]:.3f}, not renormalised")
 
 # %% mixtral
 # Mixtral 8x7B (Jiang et al. 2024, Table 1): Mistral 7B's shape, each FFN made 8 experts, top 2.

@@ -22,9 +22,12 @@ tiled = blockwise_attention(q, k, v, block_size=b_r, key_block_size=b_c)  # the 
 same_output = bool(max(np.abs(out_flash - tiled).max(), np.abs(out_flash - out_std).max()) <= 1e-12)
 counted = (flash.reads, flash.writes) == flash_hbm_accesses(n, d, sram)
 counted_std = (standard.reads, standard.writes) == standard_hbm_accesses(n, d)
-print(f"tiles of {b_r} query rows x {b_c} keys; same output as blockwise_attention: {same_output}")
-print(f"standard:       {standard.reads:,} reads, {standard.writes:,} writes (closed form: {counted_std})")
-print(f"FlashAttention: {flash.reads:,} reads, {flash.writes:,} writes (closed form: {counted})")
+assert same_output, "FlashAttention's tiles must give the output of blockwise_attention and of standard attention"
+assert counted_std, "the counted accesses of standard attention must equal the closed form"
+assert counted, "the counted accesses of FlashAttention must equal the closed form"
+print(f"tiles of {b_r} query rows x {b_c} keys")
+print(f"standard:       {standard.reads:,} reads, {standard.writes:,} writes")
+print(f"FlashAttention: {flash.reads:,} reads, {flash.writes:,} writes")
 
 # %% scale
 n, d = 4096, 64
@@ -46,5 +49,5 @@ rebuilt = weights_from_logsumexp(q[rows], k[keys], lse[rows])  # (16, 16)
 exact = dot_product_weights(q, k)[rows, keys]  # (16, 16), from the whole (n, n) softmax
 rebuilt_matches = bool(np.abs(rebuilt - exact).max() < 1e-15)
 kept_flash, kept_standard = lse.size, lse.size**2  # numbers kept for backward: L, or all of P
-print(f"a tile of P rebuilt from Q, K and the logsumexp L: {rebuilt_matches}")
+assert rebuilt_matches, "a tile of P rebuilt from Q, K and L must equal the full softmax's"
 print(f"kept for the backward pass: {kept_flash} numbers of L instead of {kept_standard:,} of P")

@@ -49,4 +49,4 @@ yarn_change = change_near["YaRN"]
 stretched = bool(np.abs(curves["interpolation"][::s] - curves["RoPE as trained"][:L]).max() < 1e-9)
 for name in speeds:
     print(f"{name:>15}: mean change of the score over offsets 0..63: {change_near[name]:.2f}")
-print(f"interpolation at offset s m equals RoPE at offset m: {stretched}")
+assert stretched, "interpolation at offset s m must equal RoPE at offset m"

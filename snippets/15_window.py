@@ -21,7 +21,7 @@ for p in range(n):  # one token at a time, as generation runs
 decoded = np.concatenate(decoded, axis=1)  # (heads, n, d_k)
 cache_matches = bool(np.abs(decoded - full).max() <= 1e-12)
 rolling_bytes, growing_bytes = rolling.nbytes, growing.nbytes
-print(f"decoded with a {w}-slot ring buffer == full attention under the window mask: {cache_matches}")
+assert cache_matches, "decoding with the ring buffer must equal full attention under the window mask"
 print(f"cache after {n} tokens: rolling {rolling_bytes} bytes, growing {growing_bytes} bytes")
 
 # %% reach
@@ -32,5 +32,6 @@ for layers in range(1, 5):
     reach_back.append(int(n - 1 - np.argmax(reach[-1])))  # oldest position the last one reaches
 predicted = [layers * (w - 1) for layers in range(1, 5)]
 print(f"window {w}: the last position reaches back {reach_back} positions after 1..4 layers")
-print(f"layers x (w - 1): {predicted}, same: {reach_back == predicted}")
+assert reach_back == predicted, "each layer must reach w - 1 positions further back"
+print(f"layers x (w - 1): {predicted}")
 mistral_span = 32 * 4096  # Mistral 7B: 32 layers, W = 4096 (their W counts the keys before i)
