@@ -77,6 +77,7 @@ q_small_unscaled, q_small_scaled = np.array(q_small["unscaled"]), np.array(q_sma
 q_share_small_unscaled = q_small_unscaled / n_queries
 q_top_unscaled, q_top_scaled = np.array(q_top["unscaled"]), np.array(q_top["scaled"])
 most_frozen_scaled = max(frozen_count["scaled"])  # queries, at the worst width
+most_starved_scaled = max(q_small["scaled"])  # starved queries, scaled, at the worst width
 mean_over_median_unscaled = q_mean_unscaled / q_median_unscaled
 mean_over_median_scaled = q_mean_scaled / q_median_scaled
 mean_over_median_widest = round(float(mean_over_median_unscaled[-1]), -3)  # to the thousand
