@@ -29,7 +29,8 @@ for layer in params["layers"]:  # N layers: masked attention, then feed-forward
 logits = output_logits(x, params["embedding"])  # (n, vocab): row i scores token i + 1
 probabilities = softmax(logits[-1])  # (vocab,): what follows "a"
 shapes += [logits.shape, probabilities.shape]
-assert np.allclose(logits, forward_decoder_only(params, tokens[None], config)[0])  # the library's model, step by step
+one_call = forward_decoder_only(params, tokens[None], config)[0]  # (n, vocab): the same model in one call
+assert np.allclose(logits, one_call), "the stage-by-stage pass gives the model's logits"
 print("shapes:", *shapes)
 
 # %% figure

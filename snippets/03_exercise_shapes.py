@@ -14,6 +14,7 @@ scores = Q @ K_T  # (n, n)
 out, weights = attention_head(X, X, params, return_weights=True)  # (n, d_v), (n, n)
 weights_count = count_parameters(params)
 by_formula = 3 * d_model * d_k
+assert weights_count == by_formula, "W_q, W_k and W_v hold 3 * d_model * d_k weights"
 
 print(f"W_q {W_q.shape}  Q {Q.shape}  K^T {K_T.shape}  scores {scores.shape}")
 print(f"weights {weights.shape}  V {V.shape}  out {out.shape}")
