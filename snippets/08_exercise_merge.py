@@ -1,3 +1,4 @@
+# %% blocks
 import numpy as np
 
 # One query's scores over four keys, and the keys' values (d_v = 1, to do by hand).
@@ -19,6 +20,11 @@ l = np.exp(m1 - m) * l1 + np.exp(m2 - m) * l2  # both sums measured against the 
 o = np.exp(m1 - m) * o1 + np.exp(m2 - m) * o2
 merged = o / l
 
+print(f"block 1: m = {m1}, l = {l1:.4f}, o = {o1:.3f}")
+print(f"block 2: m = {m2}, l = {l2:.4f}, o = {o2:.3f}")
+print(f"merged:  m = {m}, l = {l:.4f}, o = {o:.3f}, o / l = {merged:.4f}")
+
+# %% check
 w = np.exp(s - s.max()) / np.exp(s - s.max()).sum()  # the full softmax, for comparison
 full = w @ v
 same = bool(abs(merged - full) <= 1e-12)
@@ -37,7 +43,4 @@ for j in range(1, len(s)):  # the online softmax: one key at a time, merged left
 one_at_a_time = bool(abs(state[2] / state[1] - full) <= 1e-12)
 assert same and one_at_a_time, "the merged state must give the full softmax's output"
 
-print(f"block 1: m = {m1}, l = {l1:.4f}, o = {o1:.3f}")
-print(f"block 2: m = {m2}, l = {l2:.4f}, o = {o2:.3f}")
-print(f"merged:  m = {m}, l = {l:.4f}, o = {o:.3f}, o / l = {merged:.4f}")
 print(f"softmax(s) @ v = {full:.4f}")
