@@ -29,8 +29,23 @@ for d_k in d_ks:
         for quantity, value in measured.items():
             curves.setdefault((quantity, name), []).append(value)
 
-fig, (left, middle, right) = plt.subplots(1, 3, figsize=(13, 4.2), layout="constrained")
 styles = ("unscaled", "tab:red", "o"), ("scaled", "tab:blue", "s")
+
+# The main result: the share of starved queries per width.
+fig, ax = plt.subplots(figsize=(6, 4), layout="constrained")
+for name, color, marker in styles:
+    ax.semilogx(d_ks, curves["q small", name], marker=marker, color=color, label=name)
+ax.set_title("Queries starved of gradient ($\\|\\partial L / \\partial q\\| < 0.01$)")
+ax.set_ylabel("share of 2,000 random queries")
+ax.set_ylim(-0.02, 1)
+ax.legend(loc="upper left")
+ax.set_xlabel("$d_k$ (log scale)")
+ax.set_xticks(d_ks, [str(d) for d in d_ks])
+ax.minorticks_off()
+fig.savefig("starved_share.svg")
+
+# The detail: at the scores, and at the query.
+fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2), layout="constrained")
 for name, color, marker in styles:
     left.semilogx(d_ks, curves["J", name], marker=marker, color=color, label=f"mean $\\|J\\|_F$, {name}")
     left.semilogx(
@@ -41,21 +56,16 @@ for name, color, marker in styles:
         linestyle="--",
         label=f"mean $\\|\\partial L / \\partial z\\|$, {name}",
     )
-    middle.loglog(d_ks, curves["q mean", name], marker=marker, color=color, label=f"mean, {name}")
-    middle.loglog(d_ks, curves["q median", name], marker=marker, color=color, linestyle="--", label=f"median, {name}")
-    right.semilogx(d_ks, curves["q small", name], marker=marker, color=color, label=name)
+    right.loglog(d_ks, curves["q mean", name], marker=marker, color=color, label=f"mean, {name}")
+    right.loglog(d_ks, curves["q median", name], marker=marker, color=color, linestyle="--", label=f"median, {name}")
 left.set_title("At the scores $z$")
 left.set_ylabel("norm, mean over 2,000 queries")
 left.set_ylim(0, 0.4)
 left.legend(loc="lower left", fontsize=8)
-middle.set_title("At the query $q$: $\\|\\partial L / \\partial q\\|$")
-middle.set_ylabel("norm (log scale)")
-middle.legend(loc="lower left", fontsize=8)
-right.set_title("Queries with $\\|\\partial L / \\partial q\\| < 0.01$")
-right.set_ylabel("share of queries")
-right.set_ylim(-0.02, 1)
-right.legend(loc="upper left")
-for ax in (left, middle, right):
+right.set_title("At the query $q$: $\\|\\partial L / \\partial q\\|$")
+right.set_ylabel("norm (log scale)")
+right.legend(loc="lower left", fontsize=8)
+for ax in (left, right):
     ax.set_xlabel("$d_k$ (log scale)")
     ax.set_xticks(d_ks, [str(d) for d in d_ks])
     ax.minorticks_off()
