@@ -22,7 +22,7 @@ less than the Elman layer exactly when n < d (``attention_crossover(d) == d``),
 while the whole attention layer costs 2 + n / d times the Elman layer, more
 at every n.
 
-Taught on: docs/01-what-it-replaced.md
+Taught on: docs/08-cost.md
 """
 
 from ._validate import check_int
@@ -37,7 +37,7 @@ def attention_flops(n, d):
     >>> attention_flops(n=10, d=64)  # 4 * 10^2 * 64
     25600
 
-    Taught on: docs/01-what-it-replaced.md
+    Taught on: docs/08-cost.md
     """
     n, d = check_int(n, "n", 0), check_int(d, "d", 0)
     return 2 * 2 * n * n * d
@@ -53,7 +53,7 @@ def recurrent_flops(n, d):
     >>> recurrent_flops(n=10, d=64)  # 4 * 10 * 64^2
     163840
 
-    Taught on: docs/01-what-it-replaced.md
+    Taught on: docs/08-cost.md
     """
     n, d = check_int(n, "n", 0), check_int(d, "d", 0)
     return 2 * 2 * n * d * d
@@ -68,7 +68,7 @@ def attention_crossover(d):
     >>> attention_crossover(512)
     512
 
-    Taught on: docs/01-what-it-replaced.md
+    Taught on: docs/08-cost.md
     """
     return check_int(d, "d", 0)
 
@@ -133,7 +133,7 @@ def projection_flops(n, d):
     >>> projection_flops(n=10, d=64)  # 8 * 10 * 64^2
     327680
 
-    Taught on: docs/01-what-it-replaced.md
+    Taught on: docs/08-cost.md
     """
     n, d = check_int(n, "n", 0), check_int(d, "d", 0)
     return 4 * 2 * n * d * d
@@ -148,7 +148,7 @@ def attention_layer_flops(n, d):
     >>> attention_layer_flops(n=10, d=64) / recurrent_flops(n=10, d=64)  # 2 + n / d
     2.15625
 
-    Taught on: docs/01-what-it-replaced.md
+    Taught on: docs/08-cost.md
     """
     return projection_flops(n, d) + attention_flops(n, d)
 

@@ -4,7 +4,7 @@ Every page ``docs/PAGE.md`` has a ledger ``claims/PAGE.toml`` next to it, a list
 
     [[claim]]
     says = "the score-and-mix costs less than an Elman layer exactly when the sequence is shorter"
-    checks = ["01_cost:mix_cheaper_exactly_below_d", "01_cost:crossover"]
+    checks = ["08_vs_recurrent:mix_cheaper_exactly_below_d", "08_vs_recurrent:crossover"]
     argument = "n^2 d < n d^2 exactly when n < d, shown as the ratio n / d"
 
 ``says`` quotes the page: the exact words, in one paragraph, with a tie written as the number it

@@ -30,7 +30,10 @@ assert all(cheaper(n, gates["LSTM"]) == (n < 2 * d) for n in ns)  # than an LSTM
 assert not any(cheaper(n, gates["Elman"]) for n in ns)  # never cheaper than an Elman layer
 mix_cheaper_exactly_below_d = all((attention_flops(n, d) < recurrent_flops(n, d)) == (n < d) for n in ns)
 assert mix_cheaper_exactly_below_d  # Table 1's pair: score-and-mix against an Elman layer
+gru_crossover = next(n for n in ns if not cheaper(n, gates["GRU"]))  # the first n where attention is no cheaper
+lstm_crossover = next(n for n in ns if not cheaper(n, gates["LSTM"]))
 
 print(f"{'n':>5} {'attention layer':>15} {'GRU layer':>11} {'LSTM layer':>11} {'attn/GRU':>8} {'attn/LSTM':>9}")
 for row in zip(lengths, layer, rnn["GRU"], rnn["LSTM"], gru_ratio, lstm_ratio, strict=True):
     print("{:>5} {:>15} {:>11} {:>11} {:>8.3f} {:>9.3f}".format(*row))
+print(f"no longer cheaper than a GRU from n = {gru_crossover}, than an LSTM from n = {lstm_crossover}")
