@@ -3,10 +3,19 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.patches import Rectangle
 
-from attn import attention_head, init_attention, positional_encoding
+from attn import (
+    adam_step,
+    attention_backward,
+    attention_head,
+    init_adam,
+    init_attention,
+    positional_encoding,
+    scaled_dot_product_attention,
+)
 
 # One head on a real sentence. Its weights are random, not trained: the pattern carries no meaning
 # yet. What the drawings teach is how to read a head: one word's row of weights, then every row.
+# The last three cells train the same head on a task whose right answer is known.
 words = "the cat sat on the mat".split()
 n, d_model, d_k = len(words), 16, 8
 rng = np.random.default_rng(3)
@@ -113,3 +122,51 @@ ax.set_xlim(-0.8, 2.0)
 ax.set_ylim(-n + 0.4, 1.3)
 ax.axis("off")
 fig.savefig("sentence.svg")
+
+# %% task
+# A task whose right answer is known: each word must hand over the value of the word before it.
+# The first word, with no word before it, hands over its own.
+batch = rng.integers(0, len(vocab), (64, n))  # (64, n): 64 random sequences of six of the words
+X_train = E[batch] + positional_encoding(n, d_model)  # (64, n, d_model): built as the sentence was
+V_train = X_train @ params["W_v"]  # (64, n, d_v): the values, W_v kept as drawn
+source = np.array([0, 0, 1, 2, 3, 4])  # (n,): the position each word must read
+target = V_train[:, source]  # (64, n, d_v): the right output for every word
+
+# %% train
+trained = {"W_q": params["W_q"], "W_k": params["W_k"]}  # start from the random head above
+state, losses, steps = init_adam(trained), [], 200
+for _ in range(steps):
+    Q, K = X_train @ trained["W_q"], X_train @ trained["W_k"]  # (64, n, d_k) each
+    out = scaled_dot_product_attention(Q, K, V_train)  # (64, n, d_v)
+    losses.append(((out - target) ** 2).mean())
+    d_out = 2 * (out - target) / target.size  # the gradient of that mean squared error
+    dQ, dK, _ = attention_backward(d_out, Q, K, V_train)  # section 10 derives these
+    grads = {"W_q": np.einsum("bnd,bnk->dk", X_train, dQ), "W_k": np.einsum("bnd,bnk->dk", X_train, dK)}
+    trained, state = adam_step(trained, grads, state, lr=0.05)
+print(f"mean squared error: {losses[0]:.3f} at step 1, {losses[-1]:.4f} at step {len(losses)}")
+
+# %% trained
+# The n values of a sequence are linearly independent, so only a one-hot row of weights hits the target.
+assert (np.linalg.matrix_rank(V_train) == n).all()
+_, w_train = attention_head(X_train, X_train, {**params, **trained}, return_weights=True)  # (64, n, n)
+assert (w_train.argmax(axis=-1) == source).all(), "every word of every sequence reads its source most"
+_, trained_weights = attention_head(X, X, {**params, **trained}, return_weights=True)  # (n, n): the sentence
+assert (trained_weights.argmax(axis=-1) == source).all()
+before_sat, after_sat = weights[query], trained_weights[query]  # (n,) each: the row of "sat"
+least_on_source = trained_weights[np.arange(n), source].min()  # the smallest weight on the word to read
+
+fig, axes = plt.subplots(1, 2, figsize=(10, 4.6), layout="constrained")
+panels = ((weights, "the random head of the figures above"), (trained_weights, f"the same head after {steps} steps"))
+for ax, (matrix, title) in zip(axes, panels, strict=True):
+    image = ax.imshow(matrix, cmap="Oranges", vmin=0, vmax=1)
+    for (i, j), value in np.ndenumerate(matrix):
+        ax.text(j, i, f"{value:.2f}", ha="center", va="center", fontsize=9, color="white" if value > 0.6 else "black")
+    ax.set_title(title)
+    ax.set_xticks(range(n), words)
+    ax.set_yticks(range(n), words)
+    ax.set_xlabel("key (the word read)")
+    ax.set_ylabel("query (the word reading)")
+    ax.tick_params(length=0)
+fig.colorbar(image, ax=axes, shrink=0.8, label="attention weight")
+fig.suptitle("Trained to fetch the word before it, each word puts its weight on that word")
+fig.savefig("trained.svg")
