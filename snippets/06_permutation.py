@@ -1,3 +1,4 @@
+# %% setup
 import numpy as np
 
 from attn import causal_mask, multi_head_attention
@@ -9,6 +10,7 @@ words = ["dog", "bites", "man", "."]
 X = rng.standard_normal((n, d_model))  # (n, d_model): embeddings, no position
 params = {name: rng.standard_normal((d_model, d_model)) for name in ("W_q", "W_k", "W_v", "W_o")}  # (d_model, d_model)
 
+# %% shuffle
 perm = np.array([2, 1, 0, 3])  # swap rows 0 and 2
 print("shuffled:", " ".join(words[i] for i in perm))
 
@@ -17,11 +19,13 @@ out_shuffled = multi_head_attention(X[perm], X[perm], params, h)  # (n, d_model)
 
 # Shuffled input -> the same output rows, shuffled the same way?
 equivariant = np.allclose(out_shuffled, out[perm])
-largest_gap = np.abs(out_shuffled - out[perm]).max()  # rounding: sums taken in another order
-bites_unchanged = np.allclose(out_shuffled[1], out[1])
 print("attention(X[perm]) == attention(X)[perm]:", equivariant)
+
+# %% checks
+largest_gap = np.abs(out_shuffled - out[perm]).max()  # rounding: sums taken in another order
 only_rounding = bool(largest_gap < 1e-12)
 assert equivariant and only_rounding, "shuffled input, shuffled output: equal up to rounding below 1e-12"
+bites_unchanged = np.allclose(out_shuffled[1], out[1])
 assert bites_unchanged, "'bites' did not move, and gets the same vector in both sentences"
 
 # A causal mask depends on position: token i sees tokens 0..i. The symmetry is gone.

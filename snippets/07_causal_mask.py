@@ -1,3 +1,4 @@
+# %% setup
 import numpy as np
 
 from attn import causal_mask, scaled_dot_product_attention
@@ -11,6 +12,7 @@ W_k = rng.standard_normal((d_model, d_k))  # second,
 W_v = rng.standard_normal((d_model, d_v))  # third
 Q, K, V = X @ W_q, X @ W_k, X @ W_v  # (n, d_k), (n, d_k), (n, d_v)
 
+# %% mask
 mask = causal_mask(n)  # (n, n) bool: True where key j <= query i
 
 # By hand: scores above the diagonal become -inf, and exp(-inf) is exactly 0.
@@ -19,6 +21,11 @@ masked_scores = np.where(mask, scores, -np.inf)  # (n, n)
 
 out, weights = scaled_dot_product_attention(Q, K, V, mask=mask, return_weights=True)
 
+print("mask (1 = may attend):\n", mask.astype(int))
+print("masked scores:\n", masked_scores.round(2))
+print("weights:\n", weights.round(3))
+
+# %% checks
 future = ~mask  # the entries the mask removes
 n_future = int(future.sum())  # n (n - 1) / 2 of them
 all_future_exactly_zero = bool(np.all(weights[future] == 0.0))
@@ -29,8 +36,5 @@ _, unmasked_weights = scaled_dot_product_attention(Q, K, V, return_weights=True)
 last_row_unchanged = bool(np.allclose(weights[-1], unmasked_weights[-1]))
 assert last_row_all_positive and last_row_unchanged, "the mask hides nothing from the last token"
 
-print("mask (1 = may attend):\n", mask.astype(int))
-print("masked scores:\n", masked_scores.round(2))
-print("weights:\n", weights.round(3))
 print("future entries:", n_future, " all exactly 0.0:", all_future_exactly_zero)
 print("row sums:", row_sums.round(12))
