@@ -1,3 +1,4 @@
+# %% forward
 import numpy as np
 
 from attn import (
@@ -22,12 +23,13 @@ logits = forward_decoder_only(params, tokens, config)  # (batch, n, vocab): row 
 loss, grads = decoder_only_loss_and_gradients(params, tokens, config)
 continued, _ = greedy_generate(params, tokens[:, :3], config, steps=3, use_cache=False)  # (batch, 3 + 3)
 
-decoder_only_count = count_parameters(params)
-encoder_decoder_count = count_parameters(init_transformer(rng, config))
-counted = [parameter_counts(config, decoder_only=True)["total"], parameter_counts(config)["total"]]
-
 print("tokens:", tokens.shape, " logits:", logits.shape)
 print(f"loss: {loss:.3f}  gradients for {len(grads['layers'])} layers and the embedding")
 print("continued, untrained:", continued[0])
+
+# %% count
+decoder_only_count = count_parameters(params)
+encoder_decoder_count = count_parameters(init_transformer(rng, config))
+counted = [parameter_counts(config, decoder_only=True)["total"], parameter_counts(config)["total"]]
 print("parameters, decoder-only:", decoder_only_count, " encoder-decoder:", encoder_decoder_count)
 print("counted from the sizes alone:", *counted)
