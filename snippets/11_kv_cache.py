@@ -1,3 +1,4 @@
+# %% setup
 import numpy as np
 
 import attn
@@ -12,6 +13,7 @@ prompt = [words.index("<s>"), words.index("the")]
 tokens, _ = attn.greedy_generate(params, prompt, config, steps=8)
 n, n_prompt = len(tokens), len(prompt)
 
+# %% cache
 caches = attn.new_caches(params, config, capacity=n)  # one empty KVCache per layer
 first = attn.decoder_only_step(params, tokens[:n_prompt], config, caches)  # (n_prompt, vocab): the prompt in one call
 rest = [attn.decoder_only_step(params, tokens[i : i + 1], config, caches) for i in range(n_prompt, n)]  # one at a time
@@ -19,12 +21,13 @@ stepped = np.concatenate([first, *rest])  # (n, vocab)
 full = attn.forward_decoder_only(params, tokens, config)  # (n, vocab): one pass over everything
 
 cache_shape = caches[0].k.shape  # (h, n, d_k): one key per head and position
+print(f"positions stored per layer: {[cache.length for cache in caches]}")
+print(f"keys of layer 0: {cache_shape}  values: {caches[0].v.shape}")
+
+# %% check
 stored = sum(cache.nbytes for cache in caches)  # bytes of every layer's k and v buffers
 itemsize = caches[0].k.itemsize  # 8: float64
 formula = 2 * N * n * d_model * itemsize  # keys and values, N layers, n positions, d_model wide
-
-print(f"positions stored per layer: {[cache.length for cache in caches]}")
-print(f"keys of layer 0: {cache_shape}  values: {caches[0].v.shape}")
 assert np.abs(stepped - full).max() <= 1e-12, "every cached row must equal the full pass's (to 1e-12)"
 assert attn.kv_cache_bytes(N, n, d_model, h) == stored == formula, "the cache must hold 2 N n d_model numbers"
 print(f"cache bytes: {stored}  (2 N n d_model x {itemsize} bytes)")

@@ -1,3 +1,4 @@
+# %% scores
 import numpy as np
 
 from attn import apply_rope, positional_encoding
@@ -19,15 +20,16 @@ spread_rope = max(np.ptp(scores[offset == o]) for o in range(-(n - 1), n))
 spread_added = max(np.ptp(added[offset == o]) for o in range(-(n - 1), n))
 n_pairs, n_offsets = n * n, 2 * n - 1
 
+print(f"{n_pairs} pairs of positions, {n_offsets} offsets")
+print(f"RoPE: q.k equal, to within 1e-12, for every pair with the same offset: {spread_rope < 1e-12}")
+print(f"sinusoids added instead: largest spread among pairs with the same offset: {spread_added:.1f}")
+assert spread_rope < 1e-12, "with RoPE, pairs with the same offset must score the same"
+
+# %% angles
 lengths_kept = np.allclose(np.linalg.norm(q_at, axis=1), np.linalg.norm(q))
 # The angles are the sinusoidal encoding's: rotating (1, 0) gives (cos, sin) of PE's angle.
 ones = np.tile([1.0, 0.0], (n, d_k // 2))  # (n, d_k): 1, 0, 1, 0, ...
 turned = apply_rope(ones)  # (n, d_k)
 same_angles = np.allclose(turned[:, 0::2], pe[:, 1::2]) and np.allclose(turned[:, 1::2], pe[:, 0::2])
-
-print(f"{n_pairs} pairs of positions, {n_offsets} offsets")
-print(f"RoPE: q.k equal, to within 1e-12, for every pair with the same offset: {spread_rope < 1e-12}")
-print(f"sinusoids added instead: largest spread among pairs with the same offset: {spread_added:.1f}")
-assert spread_rope < 1e-12, "with RoPE, pairs with the same offset must score the same"
 assert lengths_kept, "the rotation must keep every length"
 assert same_angles, "RoPE's angles must be those of positional_encoding"
