@@ -8,6 +8,7 @@ import re
 import subprocess
 from pathlib import Path
 
+from pythons import find_python
 from sitekit import ROOT
 
 READER_PYTHON = "3.12"  # newer than the project's 3.11: what a reader may well have
@@ -50,8 +51,6 @@ def fresh_environment(version: str, where: Path, constraints: Path) -> Path:
     """A fresh virtual environment of Python ``version`` under ``where``, outside the repository,
     with Jupyter's kernel and nothing of the project: neither attn nor numpy imports there. Its
     interpreter."""
-    from test_packaging import find_python
-
     python = find_python(version)
     assert python, f"Python {version} is not installed: install it (pyenv install {version})"
     venv = where / "venv"

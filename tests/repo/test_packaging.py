@@ -18,7 +18,6 @@
 
 from __future__ import annotations
 
-import glob
 import importlib.util
 import os
 import re
@@ -32,6 +31,7 @@ from pathlib import Path
 import pytest
 import tomllib
 import yaml
+from pythons import find_python
 
 ROOT = Path(__file__).resolve().parents[2]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
@@ -135,21 +135,6 @@ def test_the_sites_wheel_is_what_pip_builds_and_builds_the_same_twice(wheel, tmp
     built = tmp_path / again_name
     assert built.is_file(), f"pip built {sorted(p.name for p in tmp_path.iterdir())}"
     assert built.read_bytes() == wheel.read_bytes(), "the site's wheel differs from `pip wheel .`"
-
-
-def find_python(version: str) -> str | None:
-    """An interpreter for ``version``: on PATH, or installed by pyenv (as on the project's machines)."""
-    candidates = [shutil.which(f"python{version}")]
-    candidates += sorted(
-        glob.glob(os.path.expanduser(f"~/.pyenv/versions/{version}.*/bin/python{version}")), reverse=True
-    )
-    for candidate in filter(None, candidates):
-        probe = subprocess.run(
-            [candidate, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"], capture_output=True, text=True
-        )
-        if probe.returncode == 0 and probe.stdout.strip() == version:
-            return candidate
-    return None
 
 
 def _self_contained_tests() -> list[Path]:
