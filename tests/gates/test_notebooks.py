@@ -17,8 +17,8 @@ PyTorch it installs is pinned to the CPU build of toolchain/requirements-torch.t
 is a wheel for 3.11 (the project's Python): on Linux, PyPI's torch for 3.12 is the CUDA build,
 several GB that no snippet uses. So what differs from the 3.12 run is the interpreter only; the
 set-up cell, the served attn wheel and the comparison of outputs are the same. Both environments are
-made while the site builds (conftest.py), and the two groups of notebooks run side by side, two
-kernels at a time in all.
+made while the site builds, the run starts as soon as it is built (pipeline.py), and the two groups
+of notebooks run side by side, two kernels at a time in all.
 
 Everything installed is pinned by requirements.lock and toolchain/requirements-torch.txt (as a pip
 constraint), so the run is the same on every machine; a reader gets the newest releases instead.
@@ -27,65 +27,13 @@ constraint), so the run is the same on every machine; a reader gets the newest r
 from __future__ import annotations
 
 import json
-import os
-import re
-import subprocess
-import sys
-import threading
-import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from readerenv import READER_PYTHON, TORCH_PYTHON, reader_env
-from sitekit import TEST_SITE_URL
-
-from snipcheck.numeric import compare_output
+from notebookgate import _installed, _setup_source, execute
+from readerenv import READER_PYTHON, TORCH_PYTHON
 
 pytestmark = pytest.mark.slow
-
-RUNNER = Path(__file__).with_name("notebookrun.py")
-KERNELS = min(2, os.cpu_count() or 1)  # notebooks running at once, across both Pythons
-
-
-def _stdout(outputs: list[dict]) -> str:
-    return "".join(
-        "".join(o["text"]) if isinstance(o["text"], list) else o["text"]
-        for o in outputs
-        if o.get("output_type") == "stream" and o.get("name") == "stdout"
-    )
-
-
-def execute(path: Path, workdir: Path, python: str = sys.executable, env: dict[str, str] | None = None) -> list[str]:
-    """Run the notebook at ``path`` in a fresh kernel of ``python``, in ``workdir`` (the kernel's
-    environment: ``env``, else this one's); the problems found, one per entry."""
-    workdir.mkdir(parents=True, exist_ok=True)
-    executed = workdir / path.name
-    run = subprocess.run(
-        [sys.executable, "-W", "ignore", str(RUNNER), str(path), str(executed), "--python", python],
-        capture_output=True,
-        text=True,
-        timeout=1800,
-        env=env,
-    )
-    if run.returncode != 0:
-        tail = "\n".join(line for line in run.stderr.splitlines() if "[IPKernelApp]" not in line)[-3000:]
-        return [f"{path.name}: a cell raised (exit {run.returncode}):\n{tail}"]
-    shipped = json.loads(path.read_text(encoding="utf-8"))
-    ran = json.loads(executed.read_text(encoding="utf-8"))
-    problems = []
-    for before, after in zip(shipped["cells"], ran["cells"], strict=True):
-        if before["cell_type"] != "code":
-            continue
-        meta = before.get("metadata", {}).get("snipcheck", {})
-        if meta.get("live") or meta.get("setup"):
-            continue
-        for drift in compare_output(_stdout(before["outputs"]), _stdout(after["outputs"])):
-            problems.append(
-                f"{path.name} ({meta.get('snippet', 'a cell')}), output line {drift.line + 1}: "
-                f"the notebook shows {drift.documented}, running it printed {drift.computed}"
-            )
-    return problems
 
 
 @pytest.fixture(scope="module")
@@ -111,93 +59,19 @@ def test_every_notebook_ships_the_outputs_of_its_page(notebooks):
     assert empty == [], "cells that print or draw but ship no output:\n" + "\n".join(empty)
 
 
-def _setup_source(path: Path) -> str | None:
-    data = json.loads(path.read_text(encoding="utf-8"))
-    return next(
-        (
-            "".join(c["source"])
-            for c in data["cells"]
-            if c["cell_type"] == "code" and c.get("metadata", {}).get("snipcheck", {}).get("setup")
-        ),
-        None,
-    )
-
-
-def _site_addresses(text: str, site_url: str) -> list[str]:
-    return sorted(set(re.findall(re.escape(site_url) + r"[^\s)'\"]*", text)))
-
-
-@pytest.fixture(scope="module")
-def reader_python(reader_pythons) -> Path:
-    """A fresh environment of Python 3.12, for the notebooks that do not import torch."""
-    return reader_pythons[READER_PYTHON].result()
-
-
-@pytest.fixture(scope="module")
-def torch_reader_python(reader_pythons) -> Path:
-    """A fresh environment of Python 3.11, for the notebooks whose set-up cell installs torch."""
-    return reader_pythons[TORCH_PYTHON].result()
-
-
-def _run_groups(groups: list[tuple[list[Path], Path]], outside: Path, server, env: dict[str, str]) -> list[str]:
-    """Run each group of notebooks in kernels of its own Python, ``KERNELS`` kernels at a time across
-    the groups: in each group the notebook that installs the most first, alone in its group (the
-    others then find it all installed), then the rest; the problems found, group by group."""
-    slots = threading.Semaphore(KERNELS)
-
-    def run(path: Path, python: Path) -> list[str]:
-        with slots:
-            return execute(path, outside / path.stem, python=str(python), env=env)
-
-    def run_group(paths: list[Path], python: Path) -> list[str]:
-        wants = {p: _setup_source(p) or "" for p in paths}
-        first = max(paths, key=lambda p: (wants[p].count("', '"), p.name))
-        assert all((f"'{m}'" in wants[p]) <= (f"'{m}'" in wants[first]) for m in ("attn", "matplotlib") for p in paths)
-        assert "'attn', '" + server.url + "downloads/attn-" in wants[first], wants[first]
-        rest = [p for p in paths if p != first]
-        problems = run(first, python)
-        with ThreadPoolExecutor(max_workers=KERNELS) as pool:
-            problems += [p for found in pool.map(lambda path: run(path, python), rest) for p in found]
-        return problems
-
-    with ThreadPoolExecutor(max_workers=len(groups)) as pool:
-        return [p for found in pool.map(lambda group: run_group(*group), groups) for p in found]
-
-
-def _installed(python: Path) -> set[str]:
-    site_packages = sorted(python.parent.parent.glob("lib/python*/site-packages"))
-    return {p.name for sp in site_packages for p in sp.iterdir()}
-
-
-def test_every_notebook_runs_as_downloaded_in_a_fresh_python_3_12(
-    notebooks, reader_python, torch_reader_python, pins_file, server, tmp_path
-):
+def test_every_notebook_runs_as_downloaded_in_a_fresh_python_3_12(notebooks, notebook_runs, reader_pythons):
     """Installed by its own first cell, each notebook runs and prints what it shows (those that
-    import torch in Python 3.11: see the module docstring). The site is served here under the
-    address the build was told it is published at (only its host differs: the notebook's links to
-    TEST_SITE_URL are pointed at this server)."""
-    outside = tmp_path / "home"  # the reader's folder, far from the repository
-    downloaded = []
-    for path in notebooks:
-        text = path.read_text(encoding="utf-8")
-        addresses = _site_addresses(text, TEST_SITE_URL)
-        assert addresses, f"{path.name} links nowhere on the published site"
-        copy = outside / "downloads" / path.name
-        copy.parent.mkdir(parents=True, exist_ok=True)
-        copy.write_text(text.replace(TEST_SITE_URL, server.url), encoding="utf-8")
-        downloaded.append(copy)
-    with_torch = [p for p in downloaded if "'torch'" in (_setup_source(p) or "")]
-    without = [p for p in downloaded if p not in with_torch]
-    assert with_torch and without, "expected notebooks both with and without torch"
-    env = reader_env(pins_file)
-    start = time.monotonic()
-    problems = _run_groups([(without, reader_python), (with_torch, torch_reader_python)], outside, server, env)
-    print(
-        f"\n{len(notebooks)} notebooks executed as downloaded, in fresh kernels, {KERNELS} at a time, in "
-        f"{time.monotonic() - start:.0f} s: {len(without)} of Python {READER_PYTHON}, {len(with_torch)} that "
-        f"import torch of Python {TORCH_PYTHON}: {len(problems)} problems"
-    )
-    assert problems == [], "\n".join(problems)
+    import torch in Python 3.11: see the module docstring). The site is served under the address
+    the build was told it is published at (only its host differs: the notebook's links to
+    TEST_SITE_URL are pointed at the test's server). The run starts as soon as the site is built
+    (pipeline.py), beside the other tests."""
+    runs = notebook_runs
+    assert runs.notebooks == notebooks
+    assert runs.unaddressed == [], f"notebooks that link nowhere on the published site: {runs.unaddressed}"
+    assert runs.with_torch and runs.without_torch, "expected notebooks both with and without torch"
+    print(f"\n{runs.summary()}")
+    assert runs.problems == [], "\n".join(runs.problems)
+    reader_python, torch_reader_python = reader_pythons[READER_PYTHON], reader_pythons[TORCH_PYTHON]
     assert {"attn", "numpy", "matplotlib"} <= _installed(reader_python), sorted(_installed(reader_python))
     assert {"attn", "numpy", "matplotlib", "torch"} <= _installed(torch_reader_python), sorted(
         _installed(torch_reader_python)

@@ -54,14 +54,14 @@ def _clean(run) -> bool:
 @pytest.fixture(scope="module")
 def two_builds(site_build, second_clean_build, tmp_path_factory):
     """Two clean builds. The second, of a copy in another folder, as if on another day, is made
-    beside the session's own build (conftest.py). On a fresh clone the session's build was clean
+    beside the session's own build (pipeline.py). On a fresh clone the session's build was clean
     (its cache was empty), so it is the first; otherwise the first is made from another copy."""
     if site_build.ok and _clean(site_build):
         first = site_build
     else:
         root = tmp_path_factory.mktemp("reproducible-a")
         first = mkdocs_build(copy_project(root / "a"), root / "a-site")
-    second = second_clean_build.result()
+    second = second_clean_build
     for run in (first, second):
         assert run.ok, f"a clean build failed:\n{run.log[-6000:]}"
         assert _clean(run), f"a clean build reused cached results:\n{run.log[-3000:]}"
