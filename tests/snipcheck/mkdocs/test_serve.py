@@ -139,7 +139,9 @@ def served(project, tmp_path_factory, request, mkdocs_yml):
     project.snippet("a.py", SNIPPET)
     server = Served(project.root, tmp_path_factory.mktemp("serve") / "serve.log", builder, flags)
     try:
-        server.wait_for("p/", "x = 0.5")
+        # The first build's run may go on in the background (serve_wait=1 on a loaded machine): the
+        # tests start once it has ended and the rebuild it asks for is done.
+        server.wait_for("p/", "x = 0.5", absent="Snippets still running")
         yield project, server
     finally:
         server.close()
