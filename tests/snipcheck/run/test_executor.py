@@ -4,6 +4,7 @@ recorded. Every one ends in a clear file:line message, and the build goes on to 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -199,7 +200,9 @@ def test_ctrl_c_stops_the_build_and_leaves_no_process_and_no_temporary_folder(pr
     )
     scratch = tmp_path / "scratch"
     scratch.mkdir()
-    env = {**os.environ, "TMPDIR": str(scratch)}
+    # PYTHONFAULTHANDLER: a check that does not end is sent SIGABRT, and prints where each of its
+    # threads stands before it dies.
+    env = {**os.environ, "TMPDIR": str(scratch), "PYTHONFAULTHANDLER": "1"}
     check = subprocess.Popen(
         [sys.executable, "-m", "snipcheck", "check", "--root", str(project.root)],
         env=env,
@@ -214,10 +217,16 @@ def test_ctrl_c_stops_the_build_and_leaves_no_process_and_no_temporary_folder(pr
     check.send_signal(signal.SIGINT)
     try:
         out, err = check.communicate(timeout=30)
-    finally:  # a check that hangs fails here, and leaves nothing running for the next test
-        if check.poll() is None:
-            os.killpg(check.pid, signal.SIGKILL)
-            check.communicate()
+    except subprocess.TimeoutExpired:  # fails with where it hangs, and leaves nothing running for the next test
+        check.send_signal(signal.SIGABRT)
+        try:
+            out, err = check.communicate(timeout=10)
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(check.pid, signal.SIGKILL)
+            if check.poll() is None:
+                out, err = check.communicate()
+        raise AssertionError(f"snipcheck check did not end within 30 s of Ctrl-C:\n{err.decode(errors='replace')[-8000:]}") from None
     assert check.returncode == 130, err
     assert "interrupted" in err.decode()
     assert processes_with(f"sleep {tag}") == []
