@@ -2,8 +2,11 @@
 
 Each page is opened in a fresh browser context (so a palette stored by one page cannot leak into
 the next): at desktop width in the light palette, then switched to the dark palette with the
-header toggle, then at phone width. Everything is recorded once and the tests in test_browser.py
-and test_a11y.py assert on the record, so the site is driven only once per session.
+header toggle, then at phone width. Screenshots: the whole page in the light palette, the first
+screen in the dark palette and on the phone (on the phone, the whole page's width is measured
+instead: no page may scroll sideways). Everything is recorded once and the tests in
+test_browser.py and test_a11y.py assert on the record, so the site is driven only once per
+session.
 """
 
 from __future__ import annotations
@@ -304,7 +307,7 @@ def visit_page(browser, base_url: str, host: str, page_path: str, axe: bool) -> 
         visit.phone_overflow = page.evaluate(OVERFLOW_JS)
         visit.csp_violations += [f"[phone] {v}" for v in csp_violations(page)]
         path = SCREENSHOTS / f"{name}-phone.png"
-        page.screenshot(path=str(path), full_page=True)
+        page.screenshot(path=str(path))  # the first screen: the whole page's width is checked above
         visit.screenshots.append(path)
     finally:
         context.close()
