@@ -1,4 +1,4 @@
-# %% task
+# %% setup
 import numpy as np
 
 from attn import (
@@ -13,6 +13,7 @@ from attn import (
     log_softmax,
 )
 
+# %% task
 vocab, n, periods = 16, 12, (3, 6)  # tokens, sequence length, shortest and longest repeated block
 
 
