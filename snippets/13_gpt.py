@@ -187,7 +187,7 @@ for (layer, head), ax in np.ndenumerate(np.array(axes).reshape(config.N, config.
 fig.savefig("heads.svg")
 
 
-# %% heads
+# %% patterns
 weights = decoder_only_attention_weights(params, valid_x, config)  # N arrays (m, h, n, n)
 rows = np.arange(1, n)  # queries with a previous position
 space, newline = index[" "], index["\n"]
@@ -208,6 +208,8 @@ targets = {
     "word start": (word_start, position >= 1),
     "last newline": (np.maximum(last_newline, 0), last_newline >= 0),
 }
+
+# %% heads
 uniform = {name: ((1 / (position + 1)) * valid).sum() / valid.sum() for name, (_, valid) in targets.items()}
 shares = {name: np.stack([share(w, keys, valid) for w in weights]) for name, (keys, valid) in targets.items()}
 print(f"{'':14}" + "".join(f"  L{l}H{j}" for l in range(config.N) for j in range(config.h)) + "  uniform")

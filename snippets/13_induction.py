@@ -1,4 +1,4 @@
-# %% task
+# %% setup
 import numpy as np
 
 from attn import (
@@ -13,6 +13,7 @@ from attn import (
     log_softmax,
 )
 
+# %% task
 vocab, n, periods = 16, 12, (3, 6)  # tokens, sequence length, shortest and longest repeated block
 
 
@@ -49,6 +50,8 @@ position = np.broadcast_to(np.arange(n), nll.shape)  # query i predicts i + 1
 repeats = position + 1 >= k[:, None]  # token i + 1 seen before
 first_pass, repeat_loss = nll[~repeats].mean(), nll[repeats].mean()
 ln_vocab = np.log(vocab)  # the loss of a uniform guess
+
+# %% attention
 after_previous = np.clip(position - k[:, None] + 1, 0, n - 1)  # the token after i's previous occurrence
 queries = position >= k[:, None]
 

@@ -1,4 +1,4 @@
-# %% angles
+# %% setup
 import numpy as np
 
 from attn import (
@@ -10,6 +10,7 @@ from attn import (
     yarn_logit_factor,
 )
 
+# %% angles
 d_k, L, s = 64, 2048, 4  # head width, trained length, extension factor: read s L = 8192 tokens
 speeds = {
     "RoPE as trained": rope_frequencies(d_k),
