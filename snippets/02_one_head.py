@@ -1,9 +1,10 @@
 # %% tokens
 import numpy as np
 
-import attn  # the site's library, to check these numbers at the end
+import attn  # the library, for a check at the end
 
-X = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])  # tokens A, B, C: (n, d_model)
+# Tokens A, B, C as rows: (n, d_model)
+X = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
 Q = K = V = X  # identity projections
 d_k = K.shape[-1]
 
