@@ -17,8 +17,8 @@ panels = [
     ("3. softmax (rows sum to 1)", weights, tokens, "Oranges"),
     ("4. mix  weights $\\times V$", out, ["dim 0", "dim 1"], "Greens"),
 ]
-fig, axes = plt.subplots(1, 4, figsize=(12, 3.4), width_ratios=[3, 3, 3, 2], layout="constrained")
-for ax, (title, matrix, columns, cmap) in zip(axes, panels, strict=True):
+fig, axes = plt.subplots(2, 2, figsize=(7.2, 6.8), layout="constrained")  # two by two: readable on a phone
+for ax, (title, matrix, columns, cmap) in zip(axes.flat, panels, strict=True):
     top = max(1.0, matrix.max())
     ax.imshow(matrix, cmap=cmap, vmin=0, vmax=top)
     for (i, j), value in np.ndenumerate(matrix):
@@ -28,8 +28,9 @@ for ax, (title, matrix, columns, cmap) in zip(axes, panels, strict=True):
     ax.set_title(title, fontsize=11)
     ax.set_xticks(range(len(columns)), columns)
     ax.set_yticks(range(3), tokens)
-    ax.tick_params(length=0)
-axes[0].set_ylabel("query token")
-for ax in axes[:3]:
+    ax.tick_params(length=0, labelsize=11)
+for ax in axes[:, 0]:
+    ax.set_ylabel("query token")
+for ax in [*axes[0], axes[1, 0]]:
     ax.set_xlabel("key token")
 fig.savefig("four_steps.svg")
