@@ -203,8 +203,14 @@ def test_ctrl_c_stops_the_build_and_leaves_no_process_and_no_temporary_folder(pr
     # PYTHONFAULTHANDLER: a check that does not end is sent SIGABRT, and prints where each of its
     # threads stands before it dies.
     env = {**os.environ, "TMPDIR": str(scratch), "PYTHONFAULTHANDLER": "1"}
+    # As from a terminal: Ctrl-C raises KeyboardInterrupt. A test run started in the background of
+    # a shell inherits SIGINT ignored, and Python then leaves it ignored.
+    interactive = (
+        "import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+        "sys.argv[0] = 'snipcheck'; runpy.run_module('snipcheck', run_name='__main__')"
+    )
     check = subprocess.Popen(
-        [sys.executable, "-m", "snipcheck", "check", "--root", str(project.root)],
+        [sys.executable, "-c", interactive, "check", "--root", str(project.root)],
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
