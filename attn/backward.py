@@ -5,7 +5,8 @@ respect to f's output and the same inputs f was called with, and returns
 the gradients with respect to those inputs and to f's parameters (dicts
 shaped like the parameters). Nothing is cached between the passes: each
 backward recomputes the few intermediates it needs from the inputs, as
-FlashAttention's backward recomputes the attention weights.
+FlashAttention's backward recomputes the attention weights. A backward pass
+keeps the floating dtype of its inputs: float32 in, float32 gradients out.
 
     softmax:    d_scores = w * (d_w - sum_j d_w_j w_j)
     attention:  dV = W^T dO,  dW = dO V^T,  dS = softmax'(dW),

@@ -21,6 +21,14 @@ counts them):
 with each layer as in :mod:`attn.layers`. A training step's gradients have
 exactly that structure.
 
+Precision: the models compute in the dtype of their parameters, float64 by
+default (``init_transformer(rng, config, dtype=np.float32)`` gives float32).
+What is added to the activations is cast to their dtype first (the positional
+encodings; the masks are boolean and select, they add nothing), and the
+loss's gradient is built in the logits' dtype. So float32 parameters give
+float32 activations, logits, attention weights, gradients and Adam moments;
+only the loss itself is a Python float.
+
 Taught on: docs/09-whole-model.md
 """
 
@@ -163,8 +171,8 @@ def decode(params, target_in, memory, source, config):
 def forward(params, source, target_in, config):
     """Logits of the encoder-decoder at inference (no dropout).
 
-    source: int (..., m), target_in: int (..., n) -> logits (..., n, vocab);
-    row i scores the token that follows target_in[..., :i + 1].
+    source: int (..., m), target_in: int (..., n) -> logits (..., n, vocab) of the
+    parameters' dtype; row i scores the token that follows target_in[..., :i + 1].
 
     >>> config = Config(vocab=10, d_model=8, h=2, d_ff=16, N=1)
     >>> params = init_transformer(np.random.default_rng(0), config)
@@ -179,7 +187,7 @@ def forward(params, source, target_in, config):
 def forward_decoder_only(params, tokens, config):
     """Logits of the decoder-only variant at inference: each position predicts the next token.
 
-    tokens: int (..., n) -> logits (..., n, vocab)
+    tokens: int (..., n) -> logits (..., n, vocab) of the parameters' dtype
 
     >>> config = Config(vocab=10, d_model=8, h=2, d_ff=16, N=1)
     >>> forward_decoder_only(init_decoder_only(np.random.default_rng(0), config), np.array([[1, 3, 4]]), config).shape
@@ -256,7 +264,8 @@ def loss_and_gradients(params, source, target, config, rng=None):
     token: the decoder reads target[..., :-1] and is scored on target[..., 1:]
     (the paper's "offset by one position", 3.1), rng: a Generator for
     dropout, or None for none
-    -> (loss: float, grads: the structure of params)
+    -> (loss: float, grads: the structure and the dtype of params; float32
+    parameters are trained in float32 from the first activation to the last gradient)
 
     >>> config = Config(vocab=10, d_model=8, h=2, d_ff=16, N=1)
     >>> params = init_transformer(np.random.default_rng(0), config)
@@ -298,7 +307,7 @@ def decoder_only_loss_and_gradients(params, tokens, config, rng=None):
     """One training step of the decoder-only variant: predict every next token.
 
     tokens: int (..., n + 1); the model reads tokens[..., :-1] and is scored on
-    tokens[..., 1:] -> (loss: float, grads: the structure of params)
+    tokens[..., 1:] -> (loss: float, grads: the structure and the dtype of params)
 
     >>> config = Config(vocab=10, d_model=8, h=2, d_ff=16, N=1)
     >>> params = init_decoder_only(np.random.default_rng(0), config)

@@ -10,7 +10,8 @@ so with ``p_drop = 0`` these layers compute exactly what
 The randomness comes from an explicit ``numpy.random.Generator``; ``rng=None``
 turns dropout off. Each ``*_forward`` returns its output and a cache (the
 sums before each LayerNorm, the sub-layer inputs and the dropout masks) that
-its ``*_backward`` reads, in reverse order.
+its ``*_backward`` reads, in reverse order. Every function keeps the floating
+dtype of its input and weights (float32 in, float32 caches and gradients out).
 
 Taught on: docs/10-training.md
 """
@@ -28,7 +29,9 @@ def dropout(x, p_drop, rng):
     The scaling keeps every entry's expected value, so nothing changes at
     inference, where dropout is off. x: (...), p_drop in [0, 1), rng: a
     numpy Generator or None (no dropout)
-    -> (y (...), keep: bool (...) or None when nothing was dropped)
+    -> (y (...) of x's dtype, keep: bool (...) or None when nothing was dropped).
+    The mask does not depend on x's dtype: one seed drops the same entries of a
+    float32 and a float64 x.
 
     >>> y, keep = dropout(np.ones(6), 0.5, np.random.default_rng(0))
     >>> y  # the kept entries doubled

@@ -52,7 +52,7 @@ def training_batch(rng):
 def train(config, seed=1):
     """Adam and eq. 3; batches and dropout from one Generator, so the seed fixes everything."""
     rng = np.random.default_rng(seed)
-    params = init_transformer(rng, config)
+    params = init_transformer(rng, config, dtype=np.float32)  # float32: faster than float64
     state, losses, seen = init_adam(params), [], []
     for step in range(1, steps + 1):
         codes, source, target = training_batch(rng)
@@ -88,7 +88,7 @@ def leaves(tree):
     return [tree]
 
 
-starts = [leaves(init_transformer(np.random.default_rng(1), c)) for c in runs.values()]  # as train()
+starts = [leaves(init_transformer(np.random.default_rng(1), c, dtype=np.float32)) for c in runs.values()]  # as train()
 same_weights = all(
     len(s) == len(starts[0]) and all(np.array_equal(a, b) for a, b in zip(s, starts[0], strict=True)) for s in starts
 )

@@ -1,4 +1,5 @@
-"""Every backward pass against central finite differences in float64, and exact properties.
+"""Every backward pass against central finite differences in float64, in float32 against float64,
+and exact properties.
 
 Each case is a layer with its inputs and parameters drawn from a seeded Generator. The scalar
 L = sum(layer(inputs) * R), with R random, has dL/d(output) = R; the layer's backward, given R,
@@ -289,6 +290,31 @@ def test_backward_matches_central_differences(name, rng, central_differences, re
         numeric = central_differences(lambda: float(np.sum(forward(inputs) * R)), value)
         assert analytic[key].shape == value.shape, f"{name}: {key}"
         assert relative_error(analytic[key], numeric) <= TOLERANCE, f"{name}: {key}"
+
+
+# Float32 against float64 on the same (float32) values, relative error per array. float32's eps is
+# 1.2e-7; over 100 seeds of this table the worst output is 2.1 eps off and the worst gradient 11 eps
+# (a gradient sums products whose terms partly cancel). 1e-5 is about 84 eps, 1e-4 about 840.
+FLOAT32_OUTPUT_TOLERANCE, FLOAT32_GRADIENT_TOLERANCE = 1e-5, 1e-4
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_float32_in_float32_out(name, rng, relative_error):
+    """Every backward pass (and its forward) keeps float32: nothing promotes to float64 on the way,
+    and the result is the float64 one to float32 precision. The loss is a Python float by design."""
+    inputs, forward, backward = CASES[name](rng)
+    inputs32 = {key: value.astype(np.float32) for key, value in inputs.items()}
+    inputs64 = {key: value.astype(np.float64) for key, value in inputs32.items()}
+    out32, out64 = forward(inputs32), forward(inputs64)
+    if np.ndim(out32):
+        assert out32.dtype == np.float32, name
+        finite = np.isfinite(out64)
+        assert relative_error(out32[finite], out64[finite]) <= FLOAT32_OUTPUT_TOLERANCE, name
+    R = rng.standard_normal(np.shape(out64)).astype(np.float32)
+    grads32, grads64 = backward(R, inputs32), backward(R.astype(np.float64), inputs64)
+    for key in inputs:
+        assert grads32[key].dtype == np.float32 and grads64[key].dtype == np.float64, f"{name}: {key}"
+        assert relative_error(grads32[key], grads64[key]) <= FLOAT32_GRADIENT_TOLERANCE, f"{name}: {key}"
 
 
 small_floats = st.floats(-5, 5, allow_nan=False, width=64)

@@ -33,6 +33,23 @@ def test_layer_norm_integer_input():
     assert layer_norm(np.array([[1, 2, 3]])).dtype == np.float64
 
 
+def test_layer_norm_and_feed_forward_keep_float32(rng):
+    """float32 in, float32 out, with float32 gamma, beta and weights; the float64 result on the same
+    values to 1e-5 relative (about 84 float32 eps: each output is a short sum of rounded terms)."""
+    x = (rng.standard_normal((2, 3, 6)) * 5 + 2).astype(np.float32)
+    gamma, beta = rng.standard_normal(6).astype(np.float32), rng.standard_normal(6).astype(np.float32)
+    params = {k: v.astype(np.float32) for k, v in init_feed_forward(rng, 6, 10).items()}
+    x64, gamma64, beta64 = x.astype(np.float64), gamma.astype(np.float64), beta.astype(np.float64)
+    params64 = {k: v.astype(np.float64) for k, v in params.items()}
+    pairs = [
+        (layer_norm(x, gamma, beta), layer_norm(x64, gamma64, beta64)),
+        (feed_forward(x, params), feed_forward(x64, params64)),
+    ]
+    for y32, y64 in pairs:
+        assert y32.dtype == np.float32
+        np.testing.assert_allclose(y32, y64, rtol=1e-5, atol=1e-5 * np.abs(y64).max())
+
+
 def test_feed_forward(rng):
     params = init_feed_forward(rng, 4, 10)
     params["b_1"] = rng.standard_normal(10)
