@@ -285,7 +285,9 @@ def visit_page(browser, base_url: str, host: str, page_path: str, axe: bool) -> 
 
         _switch_palette(page)
         page.wait_for_function(
-            f"document.body.getAttribute('data-md-color-scheme') !== {visit.scheme_before!r}", timeout=5_000
+            "(before) => document.body.getAttribute('data-md-color-scheme') !== before",
+            arg=visit.scheme_before,
+            timeout=5_000,
         )
         visit.scheme_after = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
         visit.figures_dark = page.evaluate(FIGURES_JS)

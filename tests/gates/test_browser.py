@@ -100,7 +100,7 @@ def test_a_policy_violation_is_caught_by_the_tour(browser, server):
                                  document.body.appendChild(s);
                                  const img = document.createElement("img"); img.src = "https://other.example/x.png";
                                  document.body.appendChild(img); }""")
-        page.wait_for_function("window.__cspViolations.length >= 2", timeout=5_000)
+        page.wait_for_function("() => window.__cspViolations.length >= 2", timeout=5_000)
         found = csp_violations(page)
         assert page.evaluate("window.injected === undefined"), "the injected inline script ran"
         assert any(v.startswith("script-src") and "inline" in v for v in found), found
@@ -148,7 +148,9 @@ def test_instant_navigation_keeps_the_page_and_pages_with_their_own_scripts_load
         box = page.locator("#snipcheck-filter")
         if box.count():
             box.fill("0.")
-            page.wait_for_function("document.getElementById('snipcheck-count').textContent.length > 0", timeout=5_000)
+            page.wait_for_function(
+                "() => document.getElementById('snipcheck-count').textContent.length > 0", timeout=5_000
+            )
         assert csp_violations(page) == []
         print(f"\ninstant navigation to {target} (same document); the verification page loaded whole, its filter works")
     finally:

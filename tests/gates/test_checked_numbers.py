@@ -130,7 +130,7 @@ def test_the_header_button_highlights_every_checked_number_and_is_remembered(des
     page.reload(wait_until="networkidle")
     assert page.locator(BUTTON).get_attribute("aria-pressed") == "true", "the highlight is not remembered"
     page.locator('form[data-md-component="palette"] label:not([hidden])').first.click()
-    page.wait_for_function("document.body.getAttribute('data-md-color-scheme') === 'slate'", timeout=5_000)
+    page.wait_for_function("() => document.body.getAttribute('data-md-color-scheme') === 'slate'", timeout=5_000)
     page.locator(NUMBER).first.hover()
     assert page.evaluate(TIP_JS) is not None
     page.screenshot(path=str(SHOTS / "highlighted-hover-dark.png"))

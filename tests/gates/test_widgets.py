@@ -177,7 +177,9 @@ def test_every_setting_shows_the_values_of_the_data_file(browser, server, widget
         if AXE_JS.is_file():
             assert blocking_axe_findings(page) == []
             page.locator('form[data-md-component="palette"] label:not([hidden])').first.click()
-            page.wait_for_function("document.body.getAttribute('data-md-color-scheme') === 'slate'", timeout=5_000)
+            page.wait_for_function(
+                "() => document.body.getAttribute('data-md-color-scheme') === 'slate'", timeout=5_000
+            )
             assert blocking_axe_findings(page) == []
         watch.clean()
     finally:
