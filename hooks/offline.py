@@ -6,7 +6,9 @@ plain Markdown only, so that block is removed. Material's offline plugin adds it
 (docs/assets/vendor/, from the npm package). Any other script, stylesheet, font, image or frame
 that a page would fetch from another host fails the build with the page's name, by the rule of the
 offline scan that any builder's output can be run through (``python -m sitescan offline SITE``,
-toolchain/sitescan/offline.py), which also reads the built CSS and JavaScript.
+toolchain/sitescan/offline.py), which also reads the built CSS and JavaScript. The large
+stylesheets hooks/shared_css.py moves out of the pages before this reads them are checked there,
+by the same rule.
 """
 
 from __future__ import annotations
