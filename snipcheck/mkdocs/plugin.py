@@ -129,6 +129,7 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
             verification=self.generated_verification,
             site_url=self.site_url,
             requires=self.requires,
+            previous=self.staged,
         )
         self.notebooks = self.staged.notebooks
 
