@@ -76,6 +76,7 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
             )
             self.dirty_pages = DirtyPages(root, self.engine.docs_dir, self.engine.snippets_dir)
             self.scans = Scans(root / self.config.cache_dir / "scans")
+            self.rows = SetAsideRows(root / self.config.cache_dir / "anchors")
         self.engine.start_live()  # a build's measurements start now, beside the rest of MkDocs' start-up
         return config
 
