@@ -21,6 +21,7 @@ from .check.cells import page_problems as cell_problems
 from .check.cells import source_problems
 from .check.records import Build, Context
 from .check.regions import CHECK
+from .kept import keep_in
 from .layout import figure_folder, figure_path, figure_target
 from .problems import Problem, ProblemKind
 from .read.page import Document, parse
@@ -67,6 +68,7 @@ class Engine:
         if check_determinism is None:
             check_determinism = twice_from_environment()
         warn = warn or (lambda message: print(f"snipcheck: warning: {message}", file=sys.stderr))
+        keep_in(self.root / cache_dir / "kept")  # what is read out of each snippet's source
         self.check_determinism = check_determinism
         self.store = ResultStore(
             self.root, self.snippets_dir, self.root / cache_dir, refresh=refresh, check_determinism=check_determinism, keep_live=serving, warn=warn
