@@ -28,7 +28,9 @@ from sitescan.offline import css_urls, is_remote
 MIN_BYTES = 2048
 FOLDER = "assets/shared-css"
 
-_STYLE = re.compile(r"<style(?P<attrs>[^>]*)>(?P<css>.*?)</style>", re.DOTALL | re.IGNORECASE)
+# The text up to the first "</style>": a run of anything but "<", then each "<" that does not
+# start the end tag, and the run after it (what ".*?</style>" finds, without a retry at every character).
+_STYLE = re.compile(r"<style(?P<attrs>[^>]*)>(?P<css>[^<]*(?:<(?!/style>)[^<]*)*)</style>", re.IGNORECASE)
 _PLAIN_ATTRS = re.compile(r"""^\s*(?:type\s*=\s*["']?text/css["']?)?\s*$""", re.IGNORECASE)
 _URL = re.compile(r"""url\(\s*["']?(?P<target>[^"')\s]*)""", re.IGNORECASE)
 

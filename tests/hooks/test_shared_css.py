@@ -80,3 +80,11 @@ def test_blocks_move_before_the_template_search_and_offline_scan_read_the_page(s
     out = shared_css.on_page_content(f"<style>{BIG_CSS}</style>", page=page, config=config, files=None)
     assert out.startswith('<link rel="stylesheet" href="../../assets/shared-css/')
     assert not hasattr(shared_css, "on_post_page")
+
+
+def test_a_block_ends_at_its_first_end_tag_in_any_case(shared_css, tmp_path):
+    html = f"<STYLE>{BIG_CSS}a < b {{}}</Style><p>between</p><style>p {{ color: red; }}</style>"
+    out = shared_css.share_styles(html, "", tmp_path)
+    assert re.fullmatch(r'<link rel="stylesheet" href="[^"]+"><p>between</p><style>p \{ color: red; \}</style>', out)
+    name = re.search(r'href="([^"]+)"', out)[1]
+    assert (tmp_path / name).read_text() == BIG_CSS + "a < b {}"
