@@ -68,22 +68,23 @@ def resolve_requires(requires: dict, files: Files, site_url: str) -> dict[str, s
     return out
 
 
-def read_last(files: Files, late: Callable[[File], bool]) -> list[File]:
+def read_last(files: Files, late: Callable[[File], bool]) -> list[str]:
     """Move the pages ``late`` picks (those that show what a live run still measuring will give) to
     the end of ``files``: the builder reads its pages in that order, so it reads every other page
-    while the runs go on, and waits for them only then. Returns the pages in their order before."""
-    pages = list(files.documentation_pages())
-    for file in [f for f in pages if late(f)]:
+    while the runs go on, and waits for them only then. Returns the order of every file before."""
+    order = [f.src_uri for f in files]
+    for file in [f for f in files.documentation_pages() if late(f)]:
         files.remove(file)
         files.append(file)
-    return pages
+    return order
 
 
-def in_order(files: Files, pages: list[File]) -> None:
-    """Put ``pages`` back in this order, after the other files: the builder writes the pages, and
-    the search index, in the order of ``files``, and nothing it writes depends on the order it read
-    them in."""
-    for file in pages:
-        if files.get_file_from_path(file.src_uri) is file:
-            files.remove(file)
-            files.append(file)
+def in_order(files: Files, order: list[str]) -> None:
+    """Put every file of ``files`` back in ``order`` (a plugin may have made ``files`` anew since,
+    or made more of them pages: mkdocs-jupyter its notebooks), those ``order`` does not name after
+    the rest, as they came: the builder writes the pages, the search index and the sitemap in the
+    order of ``files``, and nothing it writes depends on the order it read the pages in."""
+    rank = {uri: i for i, uri in enumerate(order)}
+    for file in sorted(files, key=lambda f: rank.get(f.src_uri, len(rank))):
+        files.remove(file)
+        files.append(file)

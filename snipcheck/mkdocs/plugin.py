@@ -44,7 +44,7 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
         self.notebooks: dict[str, str] = {}  # page src_uri -> its notebook's src_uri
         self.trigger: Trigger | None = None
         self.files: Files | None = None
-        self.order: list[File] = []  # the pages in MkDocs' order, while the live pages are read last
+        self.order: list[str] = []  # the files in MkDocs' order, while the live pages are read last
         self.use_directory_urls, self.generated_verification = True, False
         self.site_url, self.requires = "", {}
         self.rows = SetAsideRows()

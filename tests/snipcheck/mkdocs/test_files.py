@@ -12,15 +12,25 @@ from snipcheck.mkdocs.files import in_order, read_last
 LIVE = '# A\n\n```python run="clock.py" live\n```\n\nIt took {{ 0..1e9 ~ t }} s.\n'
 
 
-def test_the_pages_picked_go_last_and_come_back_in_their_order(tmp_path):
-    names = ["a.md", "b.md", "style.css", "c.md", "d.md"]
+class _Notebook(File):
+    """A file a later plugin makes a page (as mkdocs-jupyter does a notebook)."""
+
+    def is_documentation_page(self) -> bool:
+        return True
+
+
+def test_the_pages_picked_go_last_and_every_file_comes_back_in_its_order(tmp_path):
+    names = ["a.md", "b.md", "style.css", "n.ipynb", "c.md", "d.md"]
     files = Files([File(name, str(tmp_path / "docs"), str(tmp_path / "out"), True) for name in names])
-    before = [f.src_uri for f in files.documentation_pages()]
     order = read_last(files, lambda f: f.src_uri in ("a.md", "c.md"))
+    assert order == names
     assert [f.src_uri for f in files.documentation_pages()] == ["b.md", "d.md", "a.md", "c.md"]
-    in_order(files, order)
-    assert [f.src_uri for f in files.documentation_pages()] == before
-    assert sorted(f.src_uri for f in files) == sorted(names)
+    # A later plugin makes the files anew, the notebook a page, and adds one.
+    made = Files([_Notebook(f.src_uri, f.src_dir, f.dest_dir, True) if f.src_uri.endswith(".ipynb") else f for f in files])
+    made.append(File("added.md", str(tmp_path / "docs"), str(tmp_path / "out"), True))
+    in_order(made, order)
+    assert [f.src_uri for f in made] == [*names, "added.md"]
+    assert [f.src_uri for f in made.documentation_pages()] == ["a.md", "b.md", "n.ipynb", "c.md", "d.md", "added.md"]
 
 
 def test_a_build_reads_the_live_page_last_and_writes_the_pages_in_their_order(project, mkdocs_yml, monkeypatch):
