@@ -109,6 +109,15 @@ def test_an_edit_of_the_scan_reads_every_page_again(offline, tmp_path, reads, mo
     assert reads == ["<p>a</p>", "<p>a</p>"]
 
 
+def test_another_python_reads_every_page_again(offline, tmp_path, reads, monkeypatch):
+    first = offline.Fetches(tmp_path)
+    first.remote_fetches("<p>a</p>")
+    first.save(every_page=True)
+    monkeypatch.setattr(offline.sys, "version", "3.99.0 (another)")  # its html.parser may read a page otherwise
+    offline.Fetches(tmp_path).remote_fetches("<p>a</p>")
+    assert reads == ["<p>a</p>", "<p>a</p>"]
+
+
 def test_a_build_that_wrote_every_page_keeps_only_those(offline, tmp_path):
     first = offline.Fetches(tmp_path)
     first.remote_fetches("<p>old</p>")
