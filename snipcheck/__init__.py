@@ -5,7 +5,8 @@ folders are its pipeline, data flowing one way (tests/snipcheck/test_architectur
 
 - leaves: ``problems`` (typed problems), ``numeric`` (the numeric rule), ``values`` (a value as
   documented, as computed, and whether they match), ``layout`` (where added files stand),
-  ``dispatch`` (one handler per region type for a stage);
+  ``dispatch`` (one handler per region type for a stage), ``kept`` (what is read out of a
+  snippet's source, kept between builds);
 - ``read/``: page -> regions;
 - ``run/``: snippets -> results;
 - ``check/``: regions and results -> outcomes, in a ``Build`` record;

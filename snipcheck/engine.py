@@ -21,6 +21,7 @@ from .check.cells import page_problems as cell_problems
 from .check.cells import source_problems
 from .check.records import Build, Context
 from .check.regions import CHECK
+from .kept import keep_in
 from .layout import figure_folder, figure_path, figure_target
 from .problems import Problem, ProblemKind
 from .read.page import Document, parse
@@ -67,6 +68,7 @@ class Engine:
         if check_determinism is None:
             check_determinism = twice_from_environment()
         warn = warn or (lambda message: print(f"snipcheck: warning: {message}", file=sys.stderr))
+        keep_in(self.root / cache_dir / "kept")  # what is read out of each snippet's source
         self.check_determinism = check_determinism
         self.store = ResultStore(
             self.root, self.snippets_dir, self.root / cache_dir, refresh=refresh, check_determinism=check_determinism, keep_live=serving, warn=warn
@@ -80,8 +82,9 @@ class Engine:
         # A build watches the pages and snippets for what the snippets change; a served site does not.
         self.sandbox = None if serving else Sandbox(self)
         self._before: dict[str, str] | None = None
-        # A served site keeps each page's reading for the next rebuild; a build reads every page afresh.
-        self._parsed: dict[str, tuple[str, Document]] | None = {} if serving else None  # src_uri -> (text, reading)
+        # Each page's last reading, reused while its text is the same: a served site's next rebuild,
+        # and a build's check of the pages ``start_live`` read.
+        self._parsed: dict[str, tuple[str, Document]] = {}  # src_uri -> (text, reading)
         self._read: dict[Path, tuple[tuple[int, ...], object]] = {}  # what _unchanged keeps: path -> (stat, value)
 
     # -- what the faces use -------------------------------------------------------------------------
@@ -174,16 +177,15 @@ class Engine:
         return out
 
     def parse(self, pages: dict[str, str]) -> dict[str, Document]:
-        """Each page read into its regions. Under ``mkdocs serve`` a page whose text did not change
-        since the last rebuild keeps its reading (a Document is not changed once read), so an edit
-        reads only the page it touched."""
-        prefix, kept_pages = self.docs_prefix, self._parsed or {}
+        """Each page read into its regions. A page whose text did not change since the last
+        reading keeps it (a Document is not changed once read): under ``mkdocs serve`` an edit
+        reads only the page it touched, and a build reads each page once, in ``start_live``."""
+        prefix, kept_pages = self.docs_prefix, self._parsed
         docs = {}
         for uri, text in sorted(pages.items()):
             kept = kept_pages.get(uri)
             docs[uri] = kept[1] if kept is not None and kept[0] == text else parse(text, posixpath.join(prefix, uri), uri)
-        if self._parsed is not None:
-            self._parsed = {uri: (pages[uri], doc) for uri, doc in docs.items()}
+        self._parsed = {uri: (pages[uri], doc) for uri, doc in docs.items()}
         return docs
 
     def requests(self, docs: dict[str, Document]) -> dict[str, Request]:

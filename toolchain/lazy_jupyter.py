@@ -6,8 +6,11 @@ as it loads), although a build whose notebooks mkdocs-jupyter's own cache holds 
 one. Here the converter module (``mkdocs_jupyter.convert``) is loaded lazily, by the standard
 library's ``importlib.util.LazyLoader``: it is imported whole, nbconvert and mkdocs-jupyter's
 changes to it included, at the first use of any of its names, before that name is read. The
-plugin itself is mkdocs-jupyter's, unchanged: ``mkdocs.yml`` names this entry point,
-``mkdocs-jupyter-lazy``, instead of ``mkdocs-jupyter``, with the same settings.
+plugin also imports jupytext (a tenth of a second), which it uses only to read a Markdown page it
+is not told to ignore: the plugin's module is imported with a stand-in for it (``OnFirstUse``),
+which imports jupytext at the first use of any of its names. The plugin itself is
+mkdocs-jupyter's, unchanged: ``mkdocs.yml`` names this entry point, ``mkdocs-jupyter-lazy``,
+instead of ``mkdocs-jupyter``, with the same settings.
 """
 
 from __future__ import annotations
@@ -15,8 +18,10 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import sys
+import types
 
 CONVERTER = "mkdocs_jupyter.convert"
+JUPYTEXT = "jupytext"
 
 
 def load_lazily(name: str) -> None:
@@ -38,8 +43,31 @@ def load_lazily(name: str) -> None:
     setattr(package, child, module)  # else the import system reads the module's __spec__, loading it
 
 
-load_lazily(CONVERTER)
+class OnFirstUse(types.ModuleType):
+    """Stands for the module of its name where it was imported: the first read of any of its
+    names imports the module itself (from then on, as anyone else imports it) and reads it there.
+    ``import NAME`` reads a module's ``__spec__``, which would load a ``LazyLoader`` module whole:
+    this one has its own (None)."""
 
-from mkdocs_jupyter.plugin import Plugin  # noqa: E402 - after the converter is made lazy
+    def __getattr__(self, attribute: str):
+        return getattr(importlib.import_module(self.__name__), attribute)
+
+
+def import_with_stand_in(module: str, name: str) -> types.ModuleType:
+    """Import ``module`` while an ``OnFirstUse`` stands for module ``name`` in ``sys.modules``;
+    nothing imported after it sees the stand-in. A module loaded already is used as it is."""
+    if name in sys.modules:
+        return importlib.import_module(module)
+    stand_in = OnFirstUse(name)
+    sys.modules[name] = stand_in
+    try:
+        return importlib.import_module(module)
+    finally:
+        if sys.modules.get(name) is stand_in:
+            del sys.modules[name]
+
+
+load_lazily(CONVERTER)
+Plugin = import_with_stand_in("mkdocs_jupyter.plugin", JUPYTEXT).Plugin
 
 __all__ = ["Plugin"]

@@ -1,11 +1,13 @@
 """The files the plugin reads from and hands to the builder: the pages to check (``read_pages``), a
-generated file written under a source folder of its own (``stable_file``), and
-``notebook_requires`` resolved against the site's files."""
+generated file written under a source folder of its own (``stable_file``),
+``notebook_requires`` resolved against the site's files, and the order the builder reads the
+pages in (``read_last``, ``in_order``)."""
 
 from __future__ import annotations
 
 import fnmatch
 import posixpath
+from collections.abc import Callable
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
@@ -64,3 +66,25 @@ def resolve_requires(requires: dict, files: Files, site_url: str) -> dict[str, s
             spec = site_url.rstrip("/") + "/" + files.get_file_from_path(matches[0]).url
         out[str(module)] = spec
     return out
+
+
+def read_last(files: Files, late: Callable[[File], bool]) -> list[str]:
+    """Move the pages ``late`` picks (those that show what a live run still measuring will give) to
+    the end of ``files``: the builder reads its pages in that order, so it reads every other page
+    while the runs go on, and waits for them only then. Returns the order of every file before."""
+    order = [f.src_uri for f in files]
+    for file in [f for f in files.documentation_pages() if late(f)]:
+        files.remove(file)
+        files.append(file)
+    return order
+
+
+def in_order(files: Files, order: list[str]) -> None:
+    """Put every file of ``files`` back in ``order`` (a plugin may have made ``files`` anew since,
+    or made more of them pages: mkdocs-jupyter its notebooks), those ``order`` does not name after
+    the rest, as they came: the builder writes the pages, the search index and the sitemap in the
+    order of ``files``, and nothing it writes depends on the order it read the pages in."""
+    rank = {uri: i for i, uri in enumerate(order)}
+    for file in sorted(files, key=lambda f: rank.get(f.src_uri, len(rank))):
+        files.remove(file)
+        files.append(file)

@@ -1,16 +1,13 @@
 """The MkDocs plugin: event handlers that hand the pages to ``Engine`` and ``stage`` and fail the
 build on drift. What it adds to the site is what ``python -m snipcheck render`` writes.
 
-``on_config`` starts a build's live snippets (timings) beside MkDocs' start-up. ``on_files``
-checks every page at once and adds the figures, the verification page and the notebooks; any
-problem aborts ``mkdocs build`` there, before a file is written (live snippets still running are
-collected by the first page that needs them, at the latest in ``on_env``). ``on_page_markdown``
-swaps each page for its rendered form, the verification rows set aside (``rows.py``) until
-``on_page_content``, which also makes sure every tie came out as a linked number and no tie shows
-as written (``report/survivors.py``). Each build logs ``report/notes.py``'s lines once.
-``on_post_build`` writes each notebook's download with absolute links. ``notebook_requires``:
-see ``files.py``. Under ``mkdocs serve`` problems are logged and shown on their pages, and a slow
-snippet goes on in the background (``serve.py``).
+``on_config`` starts a build's live snippets (timings). ``on_files`` checks every page and adds the
+figures, the verification page and the notebooks; a problem aborts ``mkdocs build`` there. Pages
+needing a live run still going are read last, the first collecting the runs (``files.read_last``;
+``on_env`` puts the order back before anything is written). ``on_page_markdown`` swaps each page for
+its rendered form, verification rows set aside until ``on_page_content`` (``rows.py``), which makes
+sure every tie came out as a linked number (``report/survivors.py``). ``on_post_build`` writes each
+notebook's download. Under ``mkdocs serve`` problems are logged and slow snippets run on (``serve.py``).
 """
 
 from __future__ import annotations
@@ -30,7 +27,7 @@ from ..report.page import unrendered_ties
 from ..report.stage import Staged, stage
 from ..report.survivors import Scans
 from ..report.urls import download_path
-from .files import read_pages, resolve_requires, stable_file
+from .files import in_order, read_last, read_pages, resolve_requires, stable_file
 from .options import SnipcheckConfig
 from .rows import RowsLost, SetAsideRows
 from .serve import DirtyPages, Trigger, drop_dirty_notice, serve_logger, stop_on_terminate
@@ -47,6 +44,7 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
         self.notebooks: dict[str, str] = {}  # page src_uri -> its notebook's src_uri
         self.trigger: Trigger | None = None
         self.files: Files | None = None
+        self.order: list[str] = []  # the files in MkDocs' order, while the live pages are read last
         self.use_directory_urls, self.generated_verification = True, False
         self.site_url, self.requires = "", {}
         self.rows = SetAsideRows()
@@ -76,6 +74,7 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
             )
             self.dirty_pages = DirtyPages(root, self.engine.docs_dir, self.engine.snippets_dir)
             self.scans = Scans(root / self.config.cache_dir / "scans")
+            self.rows = SetAsideRows(root / self.config.cache_dir / "anchors")
         self.engine.start_live()  # a build's measurements start now, beside the rest of MkDocs' start-up
         return config
 
@@ -113,6 +112,7 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
                 files.append(stable_file(src_dir, src_uri, data, config))
             else:
                 files.append(File.generated(config, src_uri, content=data))
+        self.order = read_last(files, lambda f: build.needs(f.src_uri) or f.src_uri == VERIFICATION_PAGE) if not build.complete else []
         return files
 
     def _take(self, build: Build) -> None:
@@ -129,6 +129,7 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
             verification=self.generated_verification,
             site_url=self.site_url,
             requires=self.requires,
+            previous=self.staged,
         )
         self.notebooks = self.staged.notebooks
 
@@ -185,6 +186,7 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
     @event_priority(100)
     def on_env(self, env, *, config, files):
         self._complete()  # every page has been read; nothing is written before this returns
+        in_order(files, self.order)
         return env
 
     def on_post_build(self, *, config) -> None:

@@ -17,12 +17,12 @@ would cut the statement in two.
 from __future__ import annotations
 
 import ast
-import functools
 import io
 import re
 import tokenize
 from dataclasses import dataclass
 
+from ..kept import by_text
 from ..numeric import split_lines
 
 _MARKER = re.compile(r"^#\s?%%(?P<rest>.*)$")
@@ -76,7 +76,18 @@ def _statement_spans(source: str) -> list[tuple[int, int]]:
     return spans
 
 
-@functools.lru_cache(maxsize=256)
+def _encode(cells: Cells) -> dict:
+    return {"cells": [[c.name, c.line, c.end_line, c.code] for c in cells.cells], "problems": [list(p) for p in cells.problems]}
+
+
+def _decode(data: dict) -> Cells:
+    return Cells(
+        tuple(Cell(str(name), int(line), int(end), str(code)) for name, line, end, code in data["cells"]),
+        tuple((int(line), str(message)) for line, message in data["problems"]),
+    )
+
+
+@by_text("cells", encode=_encode, decode=_decode)  # read once, not once a build
 def split_cells(source: str) -> Cells:
     """The cells of a snippet's source (none if it has no marker), and what is wrong with them."""
     lines = split_lines(source)

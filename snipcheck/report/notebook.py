@@ -24,12 +24,12 @@ environment that has them (the project's own) it installs nothing.
 from __future__ import annotations
 
 import ast
-import functools
 import json
 import posixpath
 import re
 from collections.abc import Collection
 
+from ..kept import by_text
 from ..read.cells import split_cells
 from ..read.page import Document
 from ..run.result import SnippetResult
@@ -118,7 +118,7 @@ def imported_modules(sources: list[str]) -> set[str]:
     return set().union(*map(_imports_of, sources)) if sources else set()
 
 
-@functools.lru_cache(maxsize=1024)  # a build asks for each snippet's imports several times
+@by_text("imports", encode=sorted, decode=frozenset)  # read once, not once a build
 def _imports_of(source: str) -> frozenset[str]:
     try:
         tree = ast.parse(source)

@@ -13,10 +13,17 @@
 
 The MkDocs plugin hands these to MkDocs; ``python -m snipcheck render OUT`` writes them, with the
 rest of the docs folder, as a tree any MkDocs-compatible builder can build without this package.
+
+A build is staged more than once (a build again once its live snippets have ended, a served site
+on every rebuild): given the last ``Staged``, a page's notebooks are taken from it when they were
+made from the very same reading of the page and the very same result and source of each of its
+snippets, with the same options (a result or a reading is never changed once made), and made
+afresh otherwise.
 """
 
 from __future__ import annotations
 
+import json
 import posixpath
 from dataclasses import dataclass, field
 
@@ -36,6 +43,8 @@ class Staged:
     # notebook src_uri -> the notebook as downloaded (absolute links; relative without a site_url)
     downloads: dict[str, bytes] = field(default_factory=dict)
     placeholders: set[str] = field(default_factory=set)  # figures of snippets still running (see stage)
+    build: Build | None = None  # what was staged, and with which options: what a later stage may reuse
+    options: tuple = ()
 
 
 # 1 x 1 transparent PNG: stands in for a PNG figure whose snippet is still running.
@@ -93,12 +102,15 @@ def stage(
     first_cells: list[dict] | None = None,
     requires: dict[str, str] | None = None,
     pages: list[str] | None = None,
+    previous: Staged | None = None,
 ) -> Staged:
     """The rendered pages and added files of ``build``. ``notebooks_dir`` empty: no notebooks;
     ``site_url``: downloaded notebooks link to their pages there (absolute URLs); ``requires``
     (module -> pip requirement): what a notebook's set-up cell installs when it is missing;
-    ``pages``: only these pages are rendered (the other parts are always complete)."""
-    staged = Staged()
+    ``pages``: only these pages are rendered (the other parts are always complete); ``previous``:
+    the last staging, whose notebooks are reused where nothing they are made of changed."""
+    options = (notebooks_dir, use_directory_urls, site_url, json.dumps([first_cells, requires], sort_keys=True), build.snippets_prefix)
+    staged = Staged(build=build, options=options)
     staged.files.update(figures(build))
     # A figure the page shows but whose snippet is still running or failed: a placeholder, so the
     # page's image link resolves (a build fails on the failure anyway, before writing anything).
@@ -117,24 +129,41 @@ def stage(
     for uri, doc in build.docs.items():
         if notebooks_dir and has_notebook(build, uri):
             nb_uri = notebook_uri(uri, notebooks_dir)
-            for absolute in (False, True):
-                url = site_url if absolute else ""
-                text = notebook_for(
-                    doc,
-                    plain_title(doc),
-                    link(nb_uri, uri, use_directory_urls, url),
-                    build.sources,
-                    build.results,
-                    file_name=download_url(nb_uri, use_directory_urls, url),
-                    first_cells=first_cells,
-                    requires=requires,
-                    snippets_prefix=build.snippets_prefix,
+            if _unchanged_notebook(previous, staged, uri, nb_uri):
+                staged.files[nb_uri], staged.downloads[nb_uri] = previous.files[nb_uri], previous.downloads[nb_uri]
+            else:
+                staged.files[nb_uri], staged.downloads[nb_uri] = (
+                    notebook_for(
+                        doc,
+                        plain_title(doc),
+                        link(nb_uri, uri, use_directory_urls, url),
+                        build.sources,
+                        build.results,
+                        file_name=download_url(nb_uri, use_directory_urls, url),
+                        first_cells=first_cells,
+                        requires=requires,
+                        snippets_prefix=build.snippets_prefix,
+                    ).encode("utf-8")
+                    for url in ("", site_url)  # as the site renders it, then as downloaded
                 )
-                (staged.downloads if absolute else staged.files)[nb_uri] = text.encode("utf-8")
             staged.notebooks[uri] = nb_uri
         if pages is None or uri in pages:
             staged.pages[uri] = page_markdown(build, uri, staged.notebooks.get(uri))
     return staged
+
+
+def _unchanged_notebook(previous: Staged | None, staged: Staged, uri: str, nb_uri: str) -> bool:
+    """Whether ``previous`` holds the notebooks of page ``uri`` made of what ``staged`` is made of."""
+    if previous is None or previous.build is None or previous.options != staged.options:
+        return False
+    if nb_uri not in previous.downloads or nb_uri not in previous.files:
+        return False
+    before, build = previous.build, staged.build
+    doc = build.docs[uri]
+    return before.docs.get(uri) is doc and all(
+        before.results.get(run.snippet) is build.results.get(run.snippet) and before.sources.get(run.snippet) == build.sources.get(run.snippet)
+        for run in doc.runs
+    )
 
 
 def figures(build: Build) -> dict[str, bytes]:

@@ -17,7 +17,6 @@ Markdown or math).
 from __future__ import annotations
 
 import ast
-import functools
 import html
 import io
 import posixpath
@@ -26,6 +25,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 
 from ..check.records import Build
+from ..kept import by_text
 from ..layout import VERIFICATION_PAGE, figure_snippet, figure_target
 from ..read.regions import RegionKind
 from .page import md_text, plain_title, tie_id
@@ -94,8 +94,7 @@ def snippet_asserts(source: str) -> list[tuple[int, str, str]]:
     """Every ``assert`` of a snippet, in source order: (line, condition, message). The message is
     the assert's own (its text if a string literal, else its source), or failing that the comment
     on the assert's last line; empty if neither. A snippet that does not parse has none here (the
-    checker reports it elsewhere). Each source is read once per process (a build stages its pages
-    more than once; a server rebuilds them on every edit)."""
+    checker reports it elsewhere). Each source is read once, not once a build (``kept``)."""
     return list(_asserts(source))
 
 
@@ -112,7 +111,7 @@ def _statements(body: list) -> Iterator[ast.stmt]:
                     yield from _statements(block.body)
 
 
-@functools.lru_cache(maxsize=4096)
+@by_text("asserts", encode=list, decode=lambda rows: tuple((int(line), str(condition), str(message)) for line, condition, message in rows))
 def _asserts(source: str) -> tuple[tuple[int, str, str], ...]:
     if "assert" not in source:  # the keyword is in the source of every assert
         return ()

@@ -4,14 +4,23 @@ A snippet runs with a fixed environment (``snippet_environment``, an allow-list:
 build's own environment leaks in), a matplotlibrc that draws headless and reproducibly, and the
 limits below. ``environment_fingerprint`` is part of every cache key: the interpreter, every
 installed distribution, this environment and the run stage's own code.
+
+Reading the name and version of every installed distribution means parsing each one's metadata
+(as e-mail headers), the largest part of the fingerprint's cost. Given a folder, the list is kept
+there (``DISTRIBUTIONS``), keyed by the text of every distribution's metadata, Python's version
+and the source of this module: a distribution installed, removed or changed in any way is a
+miss, and the list is made again from the texts just read.
 """
 
 from __future__ import annotations
 
+import email
 import importlib.metadata
 import os
 import re
 import sys
+import threading
+import time
 from pathlib import Path
 
 from .cache import sha256
@@ -74,20 +83,62 @@ def snippet_environment(tmp: Path, home: Path, marker: str) -> dict[str, str]:
     }
 
 
-def environment_fingerprint() -> str:
+DISTRIBUTIONS = "distributions.txt"  # in the cache folder: the key, then one distribution a line
+
+
+def _metadata_texts() -> list[str]:
+    """The metadata text of every distribution on the path, as ``Distribution.metadata`` reads it."""
+    texts = []
+    for dist in importlib.metadata.distributions():
+        texts.append(dist.read_text("METADATA") or dist.read_text("PKG-INFO") or dist.read_text("") or "")
+    return texts
+
+
+def _distribution_lines(texts: list[str]) -> list[str]:
+    """``name==version`` of each distribution, the name normalised, once each however often the
+    path lists it (an editable install is also found from the project folder): the fingerprint
+    must not depend on where the build runs."""
+    found = set()
+    for text in texts:
+        message = email.message_from_string(text)
+        if message and message["Name"]:
+            found.add(f"{re.sub(r'[-_.]+', '-', message['Name']).lower()}=={message['Version']}")
+    return sorted(found)
+
+
+def installed_distributions(folder: Path | None = None) -> list[str]:
+    """``_distribution_lines`` of what is installed now; kept in ``folder`` (see the module's notes)."""
+    texts = _metadata_texts()
+    key = sha256("\x00".join([sys.version, Path(__file__).read_text(encoding="utf-8"), *sorted(texts)]).encode())
+    path = folder / DISTRIBUTIONS if folder is not None else None
+    if path is not None:
+        try:
+            kept = path.read_text(encoding="utf-8").split("\n")
+            if kept[0] == key:
+                return kept[1:]
+        except OSError:
+            pass
+    lines = _distribution_lines(texts)
+    if path is not None:
+        temporary = path.with_name(f"{path.name}.tmp-{os.getpid()}-{threading.get_ident()}-{time.monotonic_ns()}")
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            temporary.write_text("\n".join([key, *lines]), encoding="utf-8")
+            os.replace(temporary, path)  # a reader sees the whole list or none
+        except OSError:  # not kept: made again next time
+            try:
+                temporary.unlink(missing_ok=True)
+            except OSError:
+                pass
+    return lines
+
+
+def environment_fingerprint(folder: Path | None = None) -> str:
     """What every result depends on besides its own files: the interpreter, every installed
-    distribution and its version, the snippet environment and the runner's own code."""
+    distribution and its version, the snippet environment and the runner's own code. ``folder``:
+    where the list of distributions is kept between builds (none: made afresh)."""
     parts = [RUNNER_VERSION, sys.version, sys.executable, MATPLOTLIBRC, repr(sorted(PINNED_ENV.items())), str(DEFAULT_MEMORY_MB)]
-    # One entry per distribution, however often the path lists it (an editable install is also
-    # found from the project folder): the fingerprint must not depend on where the build runs.
-    distributions = sorted(
-        {
-            f"{re.sub(r'[-_.]+', '-', d.metadata['Name']).lower()}=={d.version}"
-            for d in importlib.metadata.distributions()
-            if d.metadata and d.metadata["Name"]
-        }
-    )
-    parts.append("\n".join(distributions))
+    parts.append("\n".join(installed_distributions(folder)))
     here = Path(__file__).parent
     parts += [(here / name).read_text(encoding="utf-8") for name in _OWN_FILES]
     return sha256("\x00".join(parts).encode())

@@ -53,9 +53,12 @@ class Executor:
 
     def run_one(self, name: str, request: Request | None = None) -> SnippetResult:
         """Run one snippet in a fresh interpreter (or one forked from the pre-imported parent, the
-        same), fenced in, in an empty folder."""
-        result = self._run(name, request or Request(), fork=True)
-        return result if result is not None else self._run(name, request or Request(), fork=False)
+        same), fenced in, in an empty folder. A live run (a measurement) always starts from a
+        fresh interpreter: the parent's start-up (numpy and matplotlib imported) would come
+        before it, and in a build that reuses every other result it is the first run of all."""
+        request = request or Request()
+        result = self._run(name, request, fork=not request.live)
+        return result if result is not None else self._run(name, request, fork=False)
 
     def _run(self, name: str, request: Request, fork: bool) -> SnippetResult | None:
         """The run; None if the server it was forked from died under it (it is to run again)."""

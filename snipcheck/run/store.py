@@ -42,7 +42,7 @@ class ResultStore:
         self.check_determinism = check_determinism
         self.keep_live = keep_live
         self.cache = Cache(Path(cache_dir).resolve(), warn)
-        self.fingerprint = environment_fingerprint()
+        self.fingerprint = environment_fingerprint(self.cache.folder)
         self._lock = threading.Lock()
         self._memo: dict[str, tuple[str, SnippetResult]] = {}
         self._session: dict[tuple[str, str], SnippetResult] = {}  # serve: live results of this session

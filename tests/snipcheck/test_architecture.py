@@ -13,7 +13,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[2] / "snipcheck"
 # The stages, upstream first; a module may import its own stage and the stages before it.
 LAYERS = [
-    ("leaf", ("problems", "numeric", "layout", "dispatch", "values")),
+    ("leaf", ("problems", "numeric", "layout", "dispatch", "values", "kept")),
     ("read", ("read",)),
     ("run", ("run",)),
     ("check", ("check",)),

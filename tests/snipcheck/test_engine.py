@@ -296,3 +296,15 @@ def test_check_sees_snippets_added_to_or_removed_from_the_folder(project, monkey
     orphan.unlink()
     (project.root / "snippets").rmdir()
     assert engine.check(build.docs, build.results).problems == []
+
+
+def test_a_page_is_read_once_per_build_and_again_when_its_text_changes(project):
+    project.snippet("one.py", ONE)
+    engine = project.engine()
+    engine.start_live({"p.md": PASSING})
+    first = engine.parse({"p.md": PASSING})["p.md"]
+    assert engine.build({"p.md": PASSING}).docs["p.md"] is first  # read by start_live, not again
+    edited = PASSING.replace("{{ 2 = n }}", "{{ 3 = n }}")
+    build = engine.build({"p.md": edited})
+    assert build.docs["p.md"] is not first and build.docs["p.md"].text == edited
+    assert [p.line for p in build.problems] == [10]

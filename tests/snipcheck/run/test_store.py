@@ -13,6 +13,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from snipcheck.run.environment import DISTRIBUTIONS, installed_distributions
+
 PAGE = """# P
 
 ```python run="uses_a.py"
@@ -281,8 +283,9 @@ def test_parallel_builds_on_one_tree_agree_and_leave_whole_entries(project):
         builds = list(pool.map(lambda _: project.engine(refresh=True).build(), range(4)))
     assert all(b.problems == [] for b in builds)
     folder = project.root / ".cache" / "snipcheck"
-    assert sorted(p.name for p in folder.iterdir()) == [f"s{i}.py.json" for i in range(4)]
-    assert all(json.loads(p.read_text())["schema"] == 3 for p in folder.iterdir())
+    assert sorted(p.name for p in folder.iterdir() if p.is_file()) == [DISTRIBUTIONS] + [f"s{i}.py.json" for i in range(4)]
+    assert all(json.loads(p.read_text())["schema"] == 3 for p in folder.glob("*.json"))
+    assert (folder / DISTRIBUTIONS).read_text().split("\n")[1:] == installed_distributions()
 
 
 @pytest.mark.hostile
@@ -300,7 +303,7 @@ def test_stale_entries_and_temporary_files_of_a_killed_build_are_cleaned(project
     engine = project.engine()
     assert engine.build().problems == []
     engine.store.cache.clean({"s.py"})
-    assert sorted(p.name for p in folder.iterdir()) == ["s.py.json", "s.py.json.tmp-4-5-6"]
+    assert sorted(p.name for p in folder.iterdir() if p.is_file()) == [DISTRIBUTIONS, "s.py.json", "s.py.json.tmp-4-5-6"]
 
 
 @pytest.mark.hostile

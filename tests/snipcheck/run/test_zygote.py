@@ -19,6 +19,7 @@ from snipkit import processes_with
 
 from snipcheck.run import zygote
 from snipcheck.run.executor import Executor
+from snipcheck.run.result import Request
 
 
 def _executor(project, *, fork: bool = True, namespaces: bool = True) -> Executor:
@@ -99,6 +100,15 @@ def test_a_run_is_forked_when_it_can_be(project):
     assert executor.run_one("s.py").values["held"]["data"] is True
     assert executor.take_fork_note() is None
     assert _executor(project, fork=False).run_one("s.py").values["held"]["data"] is False
+
+
+def test_a_live_run_starts_from_a_fresh_interpreter(project):
+    """A measurement never waits for the parent's imports: in a build that reuses every other
+    result it is the first run, and the parent is not up yet."""
+    project.snippet("s.py", "import sys\nheld = 'matplotlib.pyplot' in sys.modules\n")
+    executor = _executor(project)
+    assert executor.run_one("s.py", Request(live=True)).values["held"]["data"] is False
+    assert executor.run_one("s.py").values["held"]["data"] is True
 
 
 @pytest.mark.hostile
@@ -318,6 +328,7 @@ import os, signal, sys
 from pathlib import Path
 from snipcheck.run import zygote
 from snipcheck.run.executor import Executor
+from snipcheck.run.result import Request
 root = Path(sys.argv[1])
 executor = Executor(root, root / "snippets", root / ".cache")
 print(zygote.shared().pid, flush=True)
