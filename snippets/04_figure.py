@@ -3,6 +3,8 @@ import numpy as np
 
 from attn import softmax
 
+plt.rcParams.update({"font.size": 11, "legend.fontsize": 11})  # 10 pt or more at phone width
+
 # The simulation of 04_variance.py, same seed and draw order.
 rng = np.random.default_rng(0)
 d_ks = np.array([4, 16, 64, 256, 1024])
@@ -17,25 +19,25 @@ for d_k in d_ks:
     top_unscaled.append(softmax(scores).max(axis=1).mean())
     top_scaled.append(softmax(scores / np.sqrt(d_k)).max(axis=1).mean())
 
-fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2), layout="constrained")
+fig, (top, bottom) = plt.subplots(2, 1, figsize=(4, 6.6), layout="constrained")
 
 widths = np.array([2, 2048])
-left.loglog(widths, widths, "--", color="gray", label="$y = d_k$")
-left.loglog(d_ks, variance, "o", color="tab:blue", markersize=8, label="measured var$(q \\cdot k)$")
-left.set_title("Dot-product variance grows like $d_k$")
-left.set_ylabel("variance of $q \\cdot k$ (log scale)")
-left.legend(loc="upper left")
+top.loglog(widths, widths, "--", color="gray", label="$y = d_k$")
+top.loglog(d_ks, variance, "o", color="tab:blue", markersize=8, label="measured var$(q \\cdot k)$")
+top.set_title("Dot-product variance grows like $d_k$")
+top.set_ylabel("variance of $q \\cdot k$ (log scale)")
+top.legend(loc="upper left")
 
-right.semilogx(d_ks, top_unscaled, "o-", color="tab:red", label="unscaled: softmax$(q \\cdot k)$")
-right.semilogx(d_ks, top_scaled, "s-", color="tab:blue", label="scaled: softmax$(q \\cdot k / \\sqrt{d_k})$")
-right.axhline(1.0, color="gray", linestyle=":", label="one-hot (one key takes all)")
-right.axhline(0.1, color="gray", linestyle="--", label="uniform over the 10 keys")
-right.set_title("Largest softmax weight, mean over 2,000 queries")
-right.set_ylabel("largest weight")
-right.set_ylim(0, 1.05)
-right.legend(loc="center right", fontsize=9)
+bottom.semilogx(d_ks, top_unscaled, "o-", color="tab:red", label="unscaled")
+bottom.semilogx(d_ks, top_scaled, "s-", color="tab:blue", label="scaled by 1/√$d_k$")
+bottom.axhline(1.0, color="gray", linestyle=":", label="one-hot")
+bottom.axhline(0.1, color="gray", linestyle="--", label="uniform, 1/10")
+bottom.set_title("Largest softmax weight of 10 keys")
+bottom.set_ylabel("mean over 2,000 queries")
+bottom.set_ylim(0, 1.05)
+bottom.legend(loc="center right", bbox_to_anchor=(1, 0.6))
 
-for ax in (left, right):
+for ax in (top, bottom):
     ax.set_xlabel("$d_k$ (log scale)")
     ax.set_xticks(d_ks, [str(d) for d in d_ks])
     ax.minorticks_off()

@@ -1,7 +1,7 @@
 # %% measure
 import numpy as np
 
-from attn import softmax
+from attn import softmax, softmax_backward
 
 
 def softmax_jacobian(p):
@@ -82,6 +82,8 @@ mean_over_median_unscaled = q_mean_unscaled / q_median_unscaled
 mean_over_median_scaled = q_mean_scaled / q_median_scaled
 mean_over_median_widest = round(float(mean_over_median_unscaled[-1]), -3)  # to the thousand
 median_over_threshold = round(float(q_median_scaled[2] / frozen_below))  # the scaled median / threshold, d_k = 64
+q_pct_small_unscaled = np.round(100 * q_share_small_unscaled)  # whole percent, per d_k
+assert most_starved_scaled == 0, "a scaled query is starved"
 
 print(f"gradient at the query: queries below {frozen_below} (of {n_queries}), and the median length")
 print(" d_k   below: unscaled  scaled   median: unscaled  scaled")
@@ -89,14 +91,56 @@ columns = (q_small_unscaled, q_small_scaled, q_median_unscaled, q_median_scaled)
 for d_k, *values in zip(d_ks, *columns, strict=True):
     print("{:4d} {:16d} {:7d} {:17.2g} {:7.2f}".format(d_k, *values))
 
+# %% keys100
+# The same measurement with 100 keys per query: 2,000 queries in 20 groups of 100, the
+# queries of a group sharing its 100 keys, as the tokens of one sequence do.
+n_long, groups = 100, 20
+long_small, long_median = {}, {}  # per variant, one value per d_k
+scaled_starved_at_scores = []  # each starved scaled query: its ||dL/dz|| over the median
+for d_k in d_ks:
+    queries = rng.standard_normal((groups, n_queries // groups, d_k))  # (20, 100, d_k)
+    keys = rng.standard_normal((groups, n_long, d_k))  # (20, n_long, d_k)
+    upstream = rng.standard_normal((groups, n_queries // groups, n_long))  # dL/dp
+    scores = queries @ keys.transpose(0, 2, 1)  # (20, 100, n_long)
+    for name, scale in ("unscaled", 1.0), ("scaled", 1 / np.sqrt(d_k)):
+        p = softmax(scale * scores)  # (20, 100, n_long)
+        dL_dz = softmax_backward(upstream, p)  # J^T dL/dp, without building J
+        J_few = softmax_jacobian(p[0, :5])  # (5, n_long, n_long): the same, with J, for 5 queries
+        assert np.allclose(dL_dz[0, :5], np.einsum("qij,qi->qj", J_few, upstream[0, :5]))
+        q_norms = np.linalg.norm(scale * dL_dz @ keys, axis=-1).ravel()  # (n_queries,)
+        long_small.setdefault(name, []).append(int((q_norms < frozen_below).sum()))
+        long_median.setdefault(name, []).append(np.median(q_norms))
+        if name == "scaled":
+            dz_norms = np.linalg.norm(dL_dz, axis=-1).ravel()  # (n_queries,)
+            starved = dz_norms[q_norms < frozen_below] / np.median(dz_norms)
+            scaled_starved_at_scores.extend(starved)
+
+long_small_unscaled, long_small_scaled = np.array(long_small["unscaled"]), np.array(long_small["scaled"])
+long_median_unscaled = np.array(long_median["unscaled"])
+long_median_scaled = np.array(long_median["scaled"])
+long_pct_small_unscaled = np.round(100 * long_small_unscaled / n_queries)  # whole percent, per d_k
+most_starved_long_scaled = int(max(long_small_scaled))  # at the worst width
+assert most_starved_long_scaled <= 1, "more than one scaled query is starved"
+# A starved scaled query is not saturated: its gradient at the scores is of ordinary size,
+# and the few products of the step to the query happen to cancel.
+assert min(scaled_starved_at_scores, default=1) > 0.5, "a scaled softmax is saturated"
+
+print(f"{n_long} keys per query: queries below {frozen_below} (of {n_queries}), and the median length")
+print(" d_k   below: unscaled  scaled   median: unscaled  scaled")
+columns = (long_small_unscaled, long_small_scaled, long_median_unscaled, long_median_scaled)
+for d_k, *values in zip(d_ks, *columns, strict=True):
+    print("{:4d} {:16d} {:7d} {:17.2g} {:7.2f}".format(d_k, *values))
+
 # %% details
-print(f"at the scores: mean ||J||_F, share of queries with ||J||_F < {frozen_below}, mean ||dL/dz||")
-print(" d_k   ||J||: unscaled  scaled   share: unscaled  scaled   ||dL/dz||: unscaled  scaled")
-columns = (jac_unscaled, jac_scaled, frozen_unscaled, frozen_scaled, grad_unscaled, grad_scaled)
+frozen_pct_unscaled = np.round(100 * frozen_unscaled)  # whole percent of softmaxes, per d_k
+q_top_pct_unscaled = np.round(100 * q_top_unscaled)  # whole percent of the summed lengths
+print(f"at the scores: mean ||J||_F, % of queries with ||J||_F < {frozen_below}, mean ||dL/dz||")
+print(" d_k   ||J||: unscaled  scaled       %: unscaled  scaled   ||dL/dz||: unscaled  scaled")
+columns = (jac_unscaled, jac_scaled, 100 * frozen_unscaled, 100 * frozen_scaled, grad_unscaled, grad_scaled)
 for d_k, *values in zip(d_ks, *columns, strict=True):
-    print("{:4d} {:16.3f} {:7.3f} {:16.3f} {:7.3f} {:20.3f} {:7.3f}".format(d_k, *values))
-print("at the query: mean ||dL/dq||, and the share of the summed lengths held by the largest 10% of queries")
+    print("{:4d} {:16.3f} {:7.3f} {:16.1f} {:7.1f} {:20.3f} {:7.3f}".format(d_k, *values))
+print("at the query: mean ||dL/dq||, and the % of the summed lengths held by the largest 10% of queries")
 print(" d_k    mean: unscaled  scaled   top 10%: unscaled  scaled")
-columns = (q_mean_unscaled, q_mean_scaled, q_top_unscaled, q_top_scaled)
+columns = (q_mean_unscaled, q_mean_scaled, 100 * q_top_unscaled, 100 * q_top_scaled)
 for d_k, *values in zip(d_ks, *columns, strict=True):
-    print("{:4d} {:16.3f} {:7.3f} {:18.2f} {:7.2f}".format(d_k, *values))
+    print("{:4d} {:16.3f} {:7.3f} {:18.0f} {:7.0f}".format(d_k, *values))

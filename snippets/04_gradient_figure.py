@@ -1,9 +1,11 @@
 import matplotlib.pyplot as plt
 import numpy as np
 
-from attn import softmax
+from attn import softmax, softmax_backward
 
-# The measurement of 04_gradient.py, same seed and draw order.
+plt.rcParams.update({"font.size": 11, "legend.fontsize": 11})  # 10 pt or more at phone width
+
+# The measurement of 04_gradient.py, same seed and draw order: 10 keys per query, then 100.
 rng = np.random.default_rng(1)
 n = 10
 rng.standard_normal(n)  # the vector 04_gradient.py uses for its check
@@ -24,49 +26,66 @@ for d_k in d_ks:
             "dz": np.linalg.norm(dz, axis=1).mean(),
             "q mean": dq.mean(),
             "q median": np.median(dq),
-            "q small": (dq < 0.01).mean(),
+            "q small": 100 * (dq < 0.01).mean(),
         }
         for quantity, value in measured.items():
             curves.setdefault((quantity, name), []).append(value)
+for d_k in d_ks:  # 100 keys: 20 groups of 100 queries, each group sharing its keys
+    queries = rng.standard_normal((20, 100, d_k))
+    keys = rng.standard_normal((20, 100, d_k))
+    upstream = rng.standard_normal((20, 100, 100))
+    scores = queries @ keys.transpose(0, 2, 1)  # (20, 100, 100)
+    for name, scale in ("unscaled", 1.0), ("scaled", 1 / np.sqrt(d_k)):
+        p = softmax(scale * scores)
+        dz = softmax_backward(upstream, p)  # (20, 100, 100)
+        dq = np.linalg.norm(scale * dz @ keys, axis=-1)  # (20, 100)
+        curves.setdefault(("q small 100", name), []).append(100 * (dq < 0.01).mean())
+        curves.setdefault(("q median 100", name), []).append(np.median(dq))
 
 styles = ("unscaled", "tab:red", "o"), ("scaled", "tab:blue", "s")
 
-# The main result: the share of starved queries per width.
-fig, ax = plt.subplots(figsize=(6, 4), layout="constrained")
+# The main result, in two rows: the share of starved queries, and the typical query's gradient.
+fig, (top, bottom) = plt.subplots(2, 1, figsize=(4, 6.6), layout="constrained", sharex=True)
 for name, color, marker in styles:
-    ax.semilogx(d_ks, curves["q small", name], marker=marker, color=color, label=name)
-ax.set_title("Queries starved of gradient ($\\|\\partial L / \\partial q\\| < 0.01$)")
-ax.set_ylabel("share of 2,000 random queries")
-ax.set_ylim(-0.02, 1)
-ax.legend(loc="upper left")
-ax.set_xlabel("$d_k$ (log scale)")
-ax.set_xticks(d_ks, [str(d) for d in d_ks])
-ax.minorticks_off()
+    for keys_per_query, suffix, line in (10, "", "-"), (100, " 100", "--"):
+        label = f"{name}, {keys_per_query} keys"
+        top.semilogx(d_ks, curves["q small" + suffix, name], line, marker=marker, color=color, label=label)
+        bottom.loglog(d_ks, curves["q median" + suffix, name], line, marker=marker, color=color)
+top.set_title("Starved queries (below 0.01)")
+top.set_ylabel("% of 2,000 random queries")
+top.set_ylim(-3, 100)
+top.legend(loc="upper left")
+bottom.axhline(0.01, color="gray", linestyle=":", label="starved below 0.01")
+bottom.set_title("The typical query's gradient")
+bottom.set_ylabel("median $\\|\\partial L / \\partial q\\|$ (log)")
+bottom.legend(loc="lower left")
+bottom.set_xlabel("$d_k$ (log scale)")
+bottom.set_xticks(d_ks, [str(d) for d in d_ks])
+bottom.minorticks_off()
 fig.savefig("starved_share.svg")
 
-# The detail: at the scores, and at the query.
-fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2), layout="constrained")
+# The detail, 10 keys per query: at the scores, and at the query.
+fig, (upper, lower) = plt.subplots(2, 1, figsize=(4, 6.6), layout="constrained", sharex=True)
 for name, color, marker in styles:
-    left.semilogx(d_ks, curves["J", name], marker=marker, color=color, label=f"mean $\\|J\\|_F$, {name}")
-    left.semilogx(
+    upper.semilogx(d_ks, curves["J", name], marker=marker, color=color, label=f"$\\|J\\|_F$, {name}")
+    upper.semilogx(
         d_ks,
         curves["dz", name],
         marker=marker,
         color=color,
         linestyle="--",
-        label=f"mean $\\|\\partial L / \\partial z\\|$, {name}",
+        label=f"$\\|\\partial L / \\partial z\\|$, {name}",
     )
-    right.loglog(d_ks, curves["q mean", name], marker=marker, color=color, label=f"mean, {name}")
-    right.loglog(d_ks, curves["q median", name], marker=marker, color=color, linestyle="--", label=f"median, {name}")
-left.set_title("At the scores $z$")
-left.set_ylabel("norm, mean over 2,000 queries")
-left.set_ylim(0, 0.4)
-left.legend(loc="lower left", fontsize=8)
-right.set_title("At the query $q$: $\\|\\partial L / \\partial q\\|$")
-right.set_ylabel("norm (log scale)")
-right.legend(loc="lower left", fontsize=8)
-for ax in (left, right):
-    ax.set_xlabel("$d_k$ (log scale)")
-    ax.set_xticks(d_ks, [str(d) for d in d_ks])
-    ax.minorticks_off()
+    lower.loglog(d_ks, curves["q mean", name], marker=marker, color=color, label=f"mean, {name}")
+    lower.loglog(d_ks, curves["q median", name], marker=marker, color=color, linestyle="--", label=f"median, {name}")
+upper.set_title("At the scores $z$")
+upper.set_ylabel("mean over 2,000 queries")
+upper.set_ylim(0, 0.62)
+upper.legend(loc="upper right")
+lower.set_title("At the query $q$: $\\|\\partial L / \\partial q\\|$")
+lower.set_ylabel("norm (log scale)")
+lower.legend(loc="lower left")
+lower.set_xlabel("$d_k$ (log scale)")
+lower.set_xticks(d_ks, [str(d) for d in d_ks])
+lower.minorticks_off()
 fig.savefig("gradient_through_softmax.svg")
