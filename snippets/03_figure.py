@@ -11,24 +11,24 @@ scores = Q @ K.T
 _, weights = scaled_dot_product_attention(Q, K, V, return_weights=True)
 
 tokens = [f"token {i}" for i in range(4)]
-fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4.2), layout="constrained")
+fig, (top, bottom) = plt.subplots(2, 1, figsize=(4.6, 7.6), layout="constrained")
 
 limit = np.abs(scores).max()
-image = left.imshow(scores, cmap="RdBu_r", vmin=-limit, vmax=limit)
-fig.colorbar(image, ax=left, shrink=0.8)
-left.set_title("raw scores  $QK^\\top$")
+image = top.imshow(scores, cmap="RdBu_r", vmin=-limit, vmax=limit)
+fig.colorbar(image, ax=top, shrink=0.8)
+top.set_title("Raw scores $QK^\\top$", fontsize=12)
 
-image = right.imshow(weights, cmap="Oranges", vmin=0, vmax=1)
-fig.colorbar(image, ax=right, shrink=0.8)
-right.set_title("weights  (each row sums to 1)")
+image = bottom.imshow(weights, cmap="Oranges", vmin=0, vmax=1)
+fig.colorbar(image, ax=bottom, shrink=0.8)
+bottom.set_title("Weights (each row sums to 1)", fontsize=12)
 
-for ax, matrix, digits in ((left, scores, 2), (right, weights, 3)):
+for ax, matrix, digits in ((top, scores, 2), (bottom, weights, 3)):
     for (i, j), value in np.ndenumerate(matrix):
-        dark = abs(value) > 0.6 * (limit if ax is left else 1)
-        ax.text(j, i, f"{value:.{digits}f}", ha="center", va="center", fontsize=10, color="white" if dark else "black")
-    ax.set_xticks(range(4), tokens)
-    ax.set_yticks(range(4), tokens)
-    ax.set_xlabel("key token")
-    ax.set_ylabel("query token")
+        dark = abs(value) > 0.6 * (limit if ax is top else 1)
+        ax.text(j, i, f"{value:.{digits}f}", ha="center", va="center", fontsize=11, color="white" if dark else "black")
+    ax.set_xticks(range(4), tokens, fontsize=11)
+    ax.set_yticks(range(4), tokens, fontsize=11)
+    ax.set_xlabel("key token", fontsize=11)
+    ax.set_ylabel("query token", fontsize=11)
     ax.tick_params(length=0)
 fig.savefig("weights.svg")

@@ -14,20 +14,21 @@ colours = plt.get_cmap("RdBu_r")
 
 
 def row(ax, x0, y, values, label):
-    """One vector as a row of cells, each labelled with its value."""
+    """One vector as a row of unit cells, each labelled with its value, its bottom at y."""
     for j, value in enumerate(values):
         shade = colours(0.5 + 0.5 * value / limit)
         ax.add_patch(Rectangle((x0 + j, y), 1, 1, facecolor=shade, edgecolor="black", linewidth=0.6))
+        dark = abs(value) > 0.6 * limit
         ax.text(
             x0 + j + 0.5,
             y + 0.5,
             f"{value:.2f}",
             ha="center",
             va="center",
-            fontsize=8.5,
-            color="white" if abs(value) > 0.6 * limit else "black",
+            fontsize=10,
+            color="white" if dark else "black",
         )
-    ax.text(x0 - 0.3, y + 0.5, label, ha="right", va="center", fontsize=11)
+    ax.text(x0 + len(values) / 2, y + 1.15, label, ha="center", va="bottom", fontsize=11)
 
 
 def grid(ax, x0, y_top, matrix):
@@ -36,9 +37,9 @@ def grid(ax, x0, y_top, matrix):
     for (i, j), value in np.ndenumerate(matrix):
         ax.add_patch(
             Rectangle(
-                (x0 + j * 0.5, y_top - (i + 1) * 0.5),
-                0.5,
-                0.5,
+                (x0 + j * 0.3, y_top - (i + 1) * 0.3),
+                0.3,
+                0.3,
                 facecolor=colours(0.5 + 0.5 * value / top),
                 edgecolor="white",
                 linewidth=0.5,
@@ -46,20 +47,21 @@ def grid(ax, x0, y_top, matrix):
         )
 
 
-fig, ax = plt.subplots(figsize=(10, 6.2), layout="constrained")
-row(ax, 4.5, 8, x, f"token 0's row x\n(1, {d_model})")
+# Stacked, not side by side, so that the cells' labels stay legible on a narrow screen.
+fig, ax = plt.subplots(figsize=(4.6, 6.0), layout="constrained")
+row(ax, 0, 10.6, x, f"token 0's row x {x.shape}")
 names = {"Q": "query q", "K": "key k", "V": "value v"}
 for b, name in enumerate(W):
-    x0 = 0.8 + b * 5.2
-    ax.add_patch(FancyArrowPatch((8.5, 7.9), (x0 + 1, 6.6), arrowstyle="-|>", mutation_scale=14, color="black"))
-    grid(ax, x0, 6.4, W[name])
-    ax.text(x0 + 2.3, 4.4, f"× $W^{name}$ {W[name].shape}", ha="left", va="center", fontsize=10.5)
-    ax.add_patch(FancyArrowPatch((x0 + 1, 2.3), (x0 + 1, 1.5), arrowstyle="-|>", mutation_scale=14, color="black"))
-    row(ax, x0 - 1.2 + 0.7, 0.2, made[name], "")
-    ax.text(x0 + 1, -0.4, f"{names[name]} {made[name].shape}", ha="center", va="center", fontsize=11)
-ax.set_title("One token becomes a query, a key and a value: the same row times three learned matrices")
-ax.set_xlim(-2.5, 16.5)
-ax.set_ylim(-0.9, 9.3)
+    y_top = 9.6 - b * 3.4  # the top of this product's band
+    ax.text(0.0, y_top - 1.2, f"x × $W^{name}$\n{W[name].shape}", ha="left", va="center", fontsize=11)
+    grid(ax, 1.9, y_top, W[name])
+    ax.add_patch(
+        FancyArrowPatch((3.25, y_top - 1.2), (3.85, y_top - 1.2), arrowstyle="-|>", mutation_scale=14, color="black")
+    )
+    row(ax, 4.0, y_top - 1.7, made[name], f"{names[name]} {made[name].shape}")
+ax.set_title("One token becomes a query, a key and a value:\nthe same row times three learned matrices", fontsize=12)
+ax.set_xlim(-0.1, 8.1)
+ax.set_ylim(y_top - 2.6, 12.2)
 ax.set_aspect("equal")
 ax.axis("off")
 fig.savefig("token_qkv.svg", bbox_inches="tight", pad_inches=0.1)

@@ -13,9 +13,8 @@ from attn import (
     scaled_dot_product_attention,
 )
 
-# One head on a real sentence. Its weights are random, not trained: the pattern carries no meaning
-# yet. What the drawings teach is how to read a head: one word's row of weights, then every row.
-# The last three cells train the same head on a task whose right answer is known.
+# One head on a real sentence, drawn from random matrices. The next cells train it to fetch the
+# word before each word; the figures draw the trained head, and the last one sets it beside this start.
 words = "the cat sat on the mat".split()
 n, d_model, d_k = len(words), 16, 8
 rng = np.random.default_rng(3)
@@ -23,105 +22,9 @@ vocab = sorted(set(words))
 E = rng.standard_normal((len(vocab), d_model))  # (vocab, d_model)
 X = E[[vocab.index(w) for w in words]] + positional_encoding(n, d_model)  # (n, d_model)
 params = init_attention(rng, d_model, d_k)
-out, weights = attention_head(X, X, params, return_weights=True)  # (n, d_v), (n, n)
-assert np.allclose(weights.sum(axis=-1), 1)  # each word's weights sum to 1
+_, weights = attention_head(X, X, params, return_weights=True)  # (n, n): the random head's weights
 V = X @ params["W_v"]  # (n, d_v): what each word hands over
 query = words.index("sat")
-w = weights[query]  # (n,): the one row of weights the first figure draws
-mix = w @ V  # (d_v,): the weighted mix of the values
-assert np.allclose(mix, out[query])  # the head's output for "sat" is that mix
-
-# %% fan
-orange, colours = "#d9822b", plt.get_cmap("RdBu_r")
-limit = max(np.abs(V).max(), np.abs(mix).max())
-cell = 0.42  # width of one value cell
-rows = -1.1 * np.arange(n)  # (n,): the y of each key and value row
-middle = rows.mean()
-
-
-def vector(ax, x0, y, values, labels):
-    """One vector as a row of shaded cells, centred on y; each cell labelled if labels."""
-    for j, value in enumerate(values):
-        shade = colours(0.5 + 0.5 * value / limit)
-        ax.add_patch(Rectangle((x0 + j * cell, y - 0.3), cell, 0.6, facecolor=shade, edgecolor="black", linewidth=0.5))
-        if labels:
-            dark = abs(value) > 0.6 * limit
-            ax.text(
-                x0 + (j + 0.5) * cell,
-                y,
-                f"{value:.1f}",
-                ha="center",
-                va="center",
-                fontsize=8.5,
-                color="white" if dark else "black",
-            )
-
-
-fig, ax = plt.subplots(figsize=(8.6, 4.8), layout="constrained")
-ax.text(0, middle, f'"{words[query]}"', ha="right", va="center", fontsize=13, weight="bold", color="#a35a12")
-x_value, x_mix = 3.4, 8.2
-for j in range(n):
-    ax.plot([0.15, 2.2], [middle, rows[j]], color=orange, linewidth=24 * w[j], solid_capstyle="round")
-    at = 0.75  # the weight is written three quarters of the way along its line
-    ax.text(
-        0.15 + at * 2.05,
-        middle + at * (rows[j] - middle),
-        f"{w[j]:.2f}",
-        ha="center",
-        va="center",
-        fontsize=9.5,
-        color="#a35a12",
-        bbox={"facecolor": "white", "edgecolor": "none", "pad": 1.0},
-    )
-    ax.text(2.3, rows[j], words[j], ha="left", va="center", fontsize=12)
-    vector(ax, x_value, rows[j], V[j], labels=False)
-    end = x_value + d_k * cell
-    ax.plot([end + 0.1, x_mix - 0.15], [rows[j], middle], color=orange, linewidth=24 * w[j], solid_capstyle="round")
-vector(ax, x_mix, middle, mix, labels=True)
-ax.text(0, 1.0, "query", ha="right", fontsize=10)
-ax.text(1.7, 1.0, "weight", ha="center", fontsize=10, color="#a35a12")
-ax.text(2.3, 1.0, "key", ha="left", fontsize=10)
-ax.text(x_value + d_k * cell / 2, 1.0, "value", ha="center", fontsize=10)
-ax.text(x_mix + d_k * cell / 2, middle + 0.6, "output: the weighted mix", ha="center", fontsize=10)
-ax.set_title(
-    f'How "{words[query]}" reads the sentence: one weight per word (line width), '
-    "then a weighted mix of their values\n(a random, untrained head: the weights carry no meaning yet)",
-    fontsize=10.5,
-)
-ax.set_xlim(-1.0, x_mix + d_k * cell + 0.3)
-ax.set_ylim(rows[-1] - 0.6, 1.4)
-ax.axis("off")
-fig.savefig("fan.svg")
-
-# %% sentence
-fig, ax = plt.subplots(figsize=(7, 5.2), layout="constrained")
-for i in range(n):
-    ax.text(-0.1, -i, words[i], ha="right", va="center", fontsize=12, weight="bold" if i == query else "normal")
-    ax.text(1.1, -i, words[i], ha="left", va="center", fontsize=12)
-    for j in range(n):
-        mine = i == query
-        ax.plot(
-            [0, 1],
-            [-i, -j],
-            color="#d9822b" if mine else "#4c8bc9",
-            solid_capstyle="round",
-            linewidth=12 * weights[i, j],
-            alpha=0.95 if mine else 0.35,
-            zorder=3 if mine else 2,
-        )
-for j in range(n):
-    ax.text(1.55, -j, f"{weights[query, j]:.2f}", ha="left", va="center", fontsize=10, color="#a35a12")
-ax.text(-0.1, 0.9, "query (each word)", ha="right", fontsize=10)
-ax.text(1.1, 0.9, "key", ha="left", fontsize=10)
-ax.text(1.55, 0.9, f'"{words[query]}"', ha="left", fontsize=10, color="#a35a12")
-ax.set_title(
-    f"One head's weights on a sentence: line width = weight,\n{n} lines from each word (a random, untrained head)",
-    fontsize=10.5,
-)
-ax.set_xlim(-0.8, 2.0)
-ax.set_ylim(-n + 0.4, 1.3)
-ax.axis("off")
-fig.savefig("sentence.svg")
 
 # %% task
 # A task whose right answer is known: each word must hand over the value of the word before it.
@@ -146,27 +49,99 @@ for _ in range(steps):
 print(f"mean squared error: {losses[0]:.3f} at step 1, {losses[-1]:.4f} at step {len(losses)}")
 
 # %% trained
-# The n values of a sequence are linearly independent, so only a one-hot row of weights hits the target.
-assert (np.linalg.matrix_rank(V_train) == n).all()
+assert (np.linalg.matrix_rank(V_train) == n).all()  # so only a one-hot row of weights hits the target
 _, w_train = attention_head(X_train, X_train, {**params, **trained}, return_weights=True)  # (64, n, n)
 assert (w_train.argmax(axis=-1) == source).all(), "every word of every sequence reads its source most"
-_, trained_weights = attention_head(X, X, {**params, **trained}, return_weights=True)  # (n, n): the sentence
+out, trained_weights = attention_head(X, X, {**params, **trained}, return_weights=True)  # the sentence
 assert (trained_weights.argmax(axis=-1) == source).all()
+assert np.allclose(trained_weights.sum(axis=-1), 1)  # each word's weights sum to 1
 before_sat, after_sat = weights[query], trained_weights[query]  # (n,) each: the row of "sat"
+w = after_sat  # the one row of weights the first figure draws
+mix = w @ V  # (d_v,): the weighted mix of the values
+assert np.allclose(mix, out[query])  # the head's output for "sat" is that mix
 least_on_source = trained_weights[np.arange(n), source].min()  # the smallest weight on the word to read
+least_pct = int(np.floor(100 * least_on_source))  # as a whole percentage, rounded down
+print(f'"sat": weight {after_sat[1]:.2f} on "cat"; every word: at least {least_pct}% on the word it reads')
 
-fig, axes = plt.subplots(1, 2, figsize=(10, 4.6), layout="constrained")
-panels = ((weights, "the random head of the figures above"), (trained_weights, f"the same head after {steps} steps"))
+# %% fan
+orange, colours = "#d9822b", plt.get_cmap("RdBu_r")
+limit = max(np.abs(V).max(), np.abs(mix).max())
+cell = 0.36  # width of one value cell
+rows = -0.9 * np.arange(n)  # (n,): the y of each key and value row
+x_weight, x_key, x_value = 1.3, 1.75, 2.7
+y_out = rows[-1] - 1.5  # the output row, under the values so that its cells line up with theirs
+
+
+def vector(ax, y, values, edge="black"):
+    """One vector as a row of shaded cells, centred on y."""
+    for j, value in enumerate(values):
+        shade = colours(0.5 + 0.5 * value / limit)
+        ax.add_patch(Rectangle((x_value + j * cell, y - 0.3), cell, 0.6, facecolor=shade, edgecolor="black", lw=0.5))
+    if edge != "black":  # the outline that ties the output to the value it mostly copies
+        ax.add_patch(Rectangle((x_value, y - 0.3), len(values) * cell, 0.6, fill=False, edgecolor=edge, lw=2.5))
+
+
+fig, ax = plt.subplots(figsize=(4.6, 5.2), layout="constrained")
+ax.text(0, rows.mean(), f'"{words[query]}"', ha="center", va="center", fontsize=13, weight="bold", color="#a35a12")
+for j in range(n):
+    ax.plot([0.45, x_weight - 0.3], [rows.mean(), rows[j]], color=orange, lw=1 + 12 * w[j], solid_capstyle="butt")
+    ax.text(x_weight, rows[j], f"{w[j]:.2f}", ha="center", va="center", fontsize=11, color="#a35a12")
+    ax.text(x_key, rows[j], words[j], ha="left", va="center", fontsize=12)
+    vector(ax, rows[j], V[j], edge=orange if j == w.argmax() else "black")
+vector(ax, y_out, mix, edge=orange)
+middle = x_value + 4 * cell
+ax.annotate("", (middle, y_out + 0.35), (middle, rows[-1] - 0.35), arrowprops={"arrowstyle": "-|>", "color": "black"})
+ax.text(middle + 0.12, (y_out + rows[-1]) / 2, "mixed by\nthe weights", ha="left", va="center", fontsize=11)
+ax.text(x_value - 0.1, y_out, "output", ha="right", va="center", fontsize=12)
+for x, label in ((0, "query"), (x_weight, "weight"), (x_key + 0.3, "key"), (middle, "value")):
+    ax.text(x, 0.7, label, ha="center", fontsize=11, color="#a35a12" if label == "weight" else "black")
+ax.set_title(
+    f'How "{words[query]}" reads the sentence: its output\nis nearly the value of "{words[w.argmax()]}"', fontsize=12
+)
+ax.set_xlim(-0.45, x_value + 8 * cell + 0.05)
+ax.set_ylim(y_out - 0.45, 1.1)
+ax.axis("off")
+fig.savefig("fan.svg")
+
+# %% sentence
+fig, ax = plt.subplots(figsize=(4.6, 4.6), layout="constrained")
+for i in range(n):
+    ax.text(-0.1, -i, words[i], ha="right", va="center", fontsize=12, weight="bold" if i == query else "normal")
+    ax.text(1.1, -i, words[i], ha="left", va="center", fontsize=12)
+    for j in range(n):
+        mine = i == query
+        ax.plot(
+            [0, 1],
+            [-i, -j],
+            color=orange if mine else "#4c8bc9",
+            solid_capstyle="round",
+            linewidth=8 * trained_weights[i, j],
+            alpha=0.95 if mine else 0.5,
+            zorder=3 if mine else 2,
+        )
+for j in range(n):
+    ax.text(1.75, -j, f"{trained_weights[query, j]:.2f}", ha="left", va="center", fontsize=11, color="#a35a12")
+ax.text(-0.1, 0.8, "query", ha="right", fontsize=11)
+ax.text(1.1, 0.8, "key", ha="left", fontsize=11)
+ax.text(1.75, 0.8, f'"{words[query]}"', ha="left", fontsize=11, color="#a35a12")
+ax.set_title("Each word reads the word before it\n(line width = weight)", fontsize=12)
+ax.set_xlim(-0.75, 2.2)
+ax.set_ylim(-n + 0.5, 1.2)
+ax.axis("off")
+fig.savefig("sentence.svg")
+
+# %% compare
+fig, axes = plt.subplots(2, 1, figsize=(4.6, 8.4), layout="constrained")
+panels = ((weights, "Before training: random weights"), (trained_weights, f"After {steps} steps: the word before"))
 for ax, (matrix, title) in zip(axes, panels, strict=True):
     image = ax.imshow(matrix, cmap="Oranges", vmin=0, vmax=1)
     for (i, j), value in np.ndenumerate(matrix):
-        ax.text(j, i, f"{value:.2f}", ha="center", va="center", fontsize=9, color="white" if value > 0.6 else "black")
-    ax.set_title(title)
-    ax.set_xticks(range(n), words)
-    ax.set_yticks(range(n), words)
-    ax.set_xlabel("key (the word read)")
-    ax.set_ylabel("query (the word reading)")
+        ax.text(j, i, f"{value:.2f}", ha="center", va="center", fontsize=10, color="white" if value > 0.6 else "black")
+    ax.set_title(title, fontsize=12)
+    ax.set_xticks(range(n), words, fontsize=11)
+    ax.set_yticks(range(n), words, fontsize=11)
+    ax.set_xlabel("key (the word read)", fontsize=11)
+    ax.set_ylabel("query (the word reading)", fontsize=11)
     ax.tick_params(length=0)
-fig.colorbar(image, ax=axes, shrink=0.8, label="attention weight")
-fig.suptitle("Trained to fetch the word before it, each word puts its weight on that word")
+fig.colorbar(image, ax=axes, shrink=0.5, location="bottom", label="attention weight")
 fig.savefig("trained.svg")
