@@ -11,7 +11,8 @@ causal = causal_mask(n)  # (n, n): key j <= query i
 both = padding & causal  # (n, n): both must allow the pair
 masks = {"padding (encoder)": padding, "causal": causal, "padding and causal (decoder)": both}
 
-fig, axes = plt.subplots(1, 3, figsize=(12, 4.4), layout="constrained")
+# Three panels stacked, 4 inches wide: on a 390 px phone every label still reads at 10 pt or more.
+fig, axes = plt.subplots(3, 1, figsize=(4.0, 10.6), layout="constrained")
 for ax, (title, mask) in zip(axes, masks.items(), strict=True):
     ax.imshow(mask, cmap="Blues", vmin=-0.4, vmax=1.3)
     for (i, j), allowed in np.ndenumerate(mask):
@@ -21,14 +22,14 @@ for ax, (title, mask) in zip(axes, masks.items(), strict=True):
             "✓" if allowed else "×",
             ha="center",
             va="center",
-            fontsize=13,
+            fontsize=14,
             color="white" if allowed else "#555555",
         )
-    ax.set_xticks(range(n), words, rotation=45)
-    ax.set_yticks(range(n), words)
-    ax.set_xlabel("key")
-    ax.set_ylabel("query")
-    ax.set_title(f"{title}\n{int(mask.sum())} of {n * n} pairs allowed", fontsize=11)
+    ax.set_xticks(range(n), words, rotation=45, fontsize=12.5)
+    ax.set_yticks(range(n), words, fontsize=12.5)
+    ax.set_xlabel("key", fontsize=12.5)
+    ax.set_ylabel("query", fontsize=12.5)
+    ax.set_title(f"{title}\n{int(mask.sum())} of {n * n} pairs allowed", fontsize=12.5)
     ax.tick_params(length=0)
-fig.suptitle("Which key each query may attend to (✓ allowed, × masked out before the softmax)")
+fig.suptitle("✓ may attend, × masked out", fontsize=12.5)
 fig.savefig("masks.svg")

@@ -23,60 +23,78 @@ pre.append(pre[-1] + attend(layer_norm(pre[-1], **p["norm1"])))
 pre.append(pre[-1] + feed_forward(layer_norm(pre[-1], **p["norm2"]), p["ffn"]))
 assert np.allclose(post[-1], encoder_layer(x, p, h)) and np.allclose(pre[-1], pre_norm_layer(x, p, h))
 
+FONT = 12  # with 4-inch-wide panels, 10 pt or more on a 390 px phone
+BOX_W, BOX_H = 2.3, 0.8
+
 
 def box(ax, x0, y, text, colour):
+    """A rounded box centred on (x0, y)."""
     ax.add_patch(
-        FancyBboxPatch((x0 - 1.1, y - 0.32), 2.2, 0.64, boxstyle="round,pad=0.05", facecolor=colour, edgecolor="black")
+        FancyBboxPatch(
+            (x0 - BOX_W / 2, y - BOX_H / 2),
+            BOX_W,
+            BOX_H,
+            boxstyle="round,pad=0.05",
+            facecolor=colour,
+            edgecolor="black",
+        )
     )
-    ax.text(x0, y, text, ha="center", va="center", fontsize=10)
+    ax.text(x0, y, text, ha="center", va="center", fontsize=FONT)
 
 
 def arrow(ax, a, b, style="-|>"):
     ax.add_patch(FancyArrowPatch(a, b, arrowstyle=style, mutation_scale=13, color="black", shrinkA=0, shrinkB=0))
 
 
-fig, ax = plt.subplots(figsize=(10, 7.4), layout="constrained")
-for col, (title, stream, norm_on_stream) in enumerate(
-    (("post-norm (the paper)", post, True), ("pre-norm (many later models)", pre, False))
-):
-    s = col * 7.0  # the stream's x position
-    ax.text(s + 1.4, 9.3, title, ha="center", fontsize=12, weight="bold")
-    ax.text(s - 0.3, 0.2, f"x\nstd {stream[0][0].std():.2f}", ha="right", va="center", fontsize=10)
-    y = 0.6
+def std_label(ax, y, row):
+    ax.text(-0.3, y, f"std {row.std():.2f}", ha="right", va="center", fontsize=FONT)
+
+
+def draw(ax, title, stream, norm_on_stream):
+    """One layer, the stream running up at x = 0, each sublayer on a branch to its right."""
+    ax.set_title(title, fontsize=FONT + 1, weight="bold")
+    ax.text(0, -0.05, "x", ha="center", va="top", fontsize=FONT)
+    std_label(ax, 0.25, stream[0][0])
+    y = 0.5
     for k, name in enumerate(("multi-head\nattention", "feed-forward")):
-        plus = y + (1.7 if norm_on_stream else 2.3)
-        arrow(ax, (s, y), (s, plus - 0.22))
-        ax.add_patch(plt.Circle((s, plus), 0.22, facecolor="white", edgecolor="black"))
-        ax.text(s, plus, "+", ha="center", va="center", fontsize=12)
-        branch, fork = s + 2.8, y + 0.2
-        arrow(ax, (s, fork), (branch, fork), style="-")
-        if norm_on_stream:
-            box(ax, branch, y + 0.9, name.replace("\n", " "), "#d9e8f5")
-            ends = (y + 0.53, y + 1.27)
-        else:
-            box(ax, branch, y + 0.75, "LayerNorm", "#fde2c4")
-            box(ax, branch, y + 1.6, name.replace("\n", " "), "#d9e8f5")
-            ends = (y + 0.38, y + 1.97)
-        arrow(ax, (branch, fork), (branch, ends[0]), style="-")
-        arrow(ax, (branch, ends[1]), (branch, plus), style="-")
-        arrow(ax, (branch, plus), (s + 0.22, plus))
+        branch, fork = 2.7, y + 0.2
+        arrow(ax, (0, fork), (branch, fork), style="-")
+        if norm_on_stream:  # post-norm: the sublayer alone on the branch
+            box(ax, branch, fork + 0.85, name, "#d9e8f5")
+            bottom, top = fork + 0.85 - BOX_H / 2, fork + 0.85 + BOX_H / 2
+        else:  # pre-norm: LayerNorm, then the sublayer, on the branch
+            box(ax, branch, fork + 0.75, "LayerNorm", "#fde2c4")
+            box(ax, branch, fork + 1.85, name, "#d9e8f5")
+            arrow(ax, (branch, fork + 0.75 + BOX_H / 2), (branch, fork + 1.85 - BOX_H / 2))
+            bottom, top = fork + 0.75 - BOX_H / 2, fork + 1.85 + BOX_H / 2
+        plus = top + 0.45
+        arrow(ax, (branch, fork), (branch, bottom), style="-")
+        arrow(ax, (branch, top), (branch, plus), style="-")
+        arrow(ax, (0, y), (0, plus - 0.22))
+        ax.add_patch(plt.Circle((0, plus), 0.22, facecolor="white", edgecolor="black"))
+        ax.text(0, plus, "+", ha="center", va="center", fontsize=FONT)
+        arrow(ax, (branch, plus), (0.22, plus))
         y = plus + 0.22
-        if norm_on_stream:
-            box(ax, s, y + 0.75, "LayerNorm", "#fde2c4")
-            arrow(ax, (s, y), (s, y + 0.43))
-            y += 1.07
-        ax.text(s - 0.3, y + 0.15, f"std {stream[k + 1][0].std():.2f}", ha="right", va="center", fontsize=10)
-    arrow(ax, (s, y), (s, y + 0.6))
-    ax.text(s, y + 0.75, "to the next layer", ha="center", fontsize=10)
-ax.text(
-    6.2,
-    -0.5,
-    f"std: the spread of token 0's row of width {d_model} at each point of the stream",
-    ha="center",
-    fontsize=10,
-)
-ax.set_xlim(-2.2, 12.6)
-ax.set_ylim(-0.8, 9.6)
-ax.set_aspect("equal")
-ax.axis("off")
+        if norm_on_stream:  # post-norm: a LayerNorm on the stream itself
+            arrow(ax, (0, y), (0, y + 0.35))
+            box(ax, 0, y + 0.35 + BOX_H / 2, "LayerNorm", "#fde2c4")
+            y += 0.35 + BOX_H
+        std_label(ax, y + 0.25, stream[k + 1][0])
+        y += 0.1
+    arrow(ax, (0, y), (0, y + 0.6))
+    ax.text(0, y + 0.7, "to the next layer", ha="center", va="bottom", fontsize=FONT)
+    ax.set_xlim(-1.9, 4.0)
+    ax.set_ylim(-0.6, y + 1.2)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    return y + 1.8  # the height the panel spans
+
+
+# The two layouts stacked, not side by side, so that they read on a phone.
+fig, axes = plt.subplots(2, 1, figsize=(4.0, 11.0), layout="constrained")
+heights = [
+    draw(axes[0], "post-norm (the paper)", post, True),
+    draw(axes[1], "pre-norm (many later models)", pre, False),
+]
+axes[0].get_gridspec().set_height_ratios(heights)
 fig.savefig("residual_stream.svg", bbox_inches="tight", pad_inches=0.1)

@@ -11,43 +11,41 @@ mask = causal_mask(n)  # (n, n): position i may attend to inputs 0..i
 assert not any(mask[i, i + 1] for i in range(n - 1)), "no position may see the token it must predict"
 
 blue, grey, red = "#2f6db5", "#e6e6e6", "#c0392b"
-fig, ax = plt.subplots(figsize=(9.5, 6.4), layout="constrained")
+FONT = 12.5  # 4.3 inches wide: on a 390 px phone every label still reads at 10 pt or more
+fig, ax = plt.subplots(figsize=(4.3, 7.0), layout="constrained")
 
 
-def box(x, y, text, face, colour="black"):
-    """One token as a labelled square centred on (x, y)."""
-    ax.add_patch(plt.Rectangle((x - 0.45, y - 0.4), 0.9, 0.8, fc=face, ec="#888888"))
-    ax.text(x, y, text, ha="center", va="center", fontsize=10, color=colour)
+def box(x, y, text, face, colour="black", edge="#888888", lw=1.0):
+    """One cell, a square of side 1 centred on (x, y)."""
+    ax.add_patch(plt.Rectangle((x - 0.48, y - 0.45), 0.96, 0.9, fc=face, ec=edge, lw=lw))
+    ax.text(x, y, text, ha="center", va="center", fontsize=FONT, color=colour)
 
 
 # Top: the target sentence, and each of its tokens moved one place right to form the input.
-ax.text(-0.7, 7.2, "target", ha="right", va="center", fontsize=10)
-ax.text(-0.7, 5.8, "decoder input\n(shifted right)", ha="right", va="center", fontsize=10)
+ax.text(-0.48, 8.2, "target", ha="left", va="bottom", fontsize=FONT)
 for i in range(n):
-    box(i, 7.2, target[i], "#fdf1dc")
-    box(i, 5.8, decoder_input[i], "#dde8f5")
+    box(i, 7.7, target[i], "#fdf1dc")
+    box(i, 6.0, decoder_input[i], "#dde8f5")
     if i + 1 < n:
-        ax.annotate("", xy=(i + 1, 6.2), xytext=(i, 6.8), arrowprops={"arrowstyle": "->", "color": "#777777"})
+        ax.annotate("", xy=(i + 1, 6.5), xytext=(i, 7.2), arrowprops={"arrowstyle": "->", "color": "#777777"})
+ax.text(-0.48, 5.45, "decoder input: the target shifted right", ha="left", va="top", fontsize=FONT)
 
-# Below: who sees whom. Row i is position i; column j is the input at position j.
+# Below, one row per position, one column per input above it: who sees whom.
 for i in range(n):
-    y = 4.2 - i
-    ax.text(-0.7, y, f"position {i}", ha="right", va="center", fontsize=10)
+    y = 4.3 - i
+    ax.text(-0.62, y, str(i), ha="right", va="center", fontsize=FONT)
     for j in range(n):
         if mask[i, j]:
             box(j, y, "sees", blue, "white")
-        elif j == i + 1:  # the token this position is trained to predict
-            ax.add_patch(plt.Rectangle((j - 0.45, y - 0.4), 0.9, 0.8, fc=grey, ec=red, lw=2))
-            ax.text(j, y, "its answer:\nhidden", ha="center", va="center", fontsize=8, color=red)
+        elif j == i + 1:  # the input here is the very token this position must predict
+            box(j, y, target[i], grey, red, edge=red, lw=2)
         else:
-            box(j, y, "hidden", grey, "#777777")
-    ax.text(n - 0.2, y, f"→ predicts “{target[i]}”", ha="left", va="center", fontsize=10)
-for j in range(n):
-    ax.text(j, 4.85, decoder_input[j], ha="center", va="bottom", fontsize=9, color="#555555")
+            box(j, y, "", grey)
+ax.text(-1.05, 2.3, "position", ha="center", va="center", rotation=90, fontsize=FONT)
+ax.text(-0.48, -0.35, "red: the answer, hidden", ha="left", va="top", fontsize=FONT, color=red)
 
-ax.set_xlim(-2.6, n + 1.6)
-ax.set_ylim(-0.6, 7.8)
+ax.set_xlim(-1.3, n - 0.45)
+ax.set_ylim(-0.9, 8.7)
 ax.set_aspect("equal")
 ax.axis("off")
-ax.set_title("Shift right, then mask: each position sees itself and earlier inputs, never its answer")
-fig.savefig("shift_and_mask.svg")
+fig.savefig("shift_and_mask.svg", bbox_inches="tight", pad_inches=0.05)

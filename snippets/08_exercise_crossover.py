@@ -24,8 +24,9 @@ predicted = (2 * d_model, 2 * d_model + d_ff)  # 4 n^2 d = 8 n d^2 and 4 n^2 d =
 shown = [512, 1024, 3072, 8192]
 share = {n: mix[n - 1] / parts[n - 1].sum() for n in shown}  # score-and-mix share of the layer
 mix_share = [float(share[n]) for n in shown]
+mix_pct = [round(100 * x) for x in mix_share]  # the same shares, in whole percent
 
 print(f"d_model = {d_model}, d_ff = {d_ff}")
 print(f"score-and-mix first reaches the projections at n = {first_over_projections}, predicted {predicted[0]}")
 print(f"... and the projections plus the FFN at n = {first_over_rest}, predicted {predicted[1]}")
-print(f"score-and-mix share of the layer's FLOPs at n = {shown}: {np.round(mix_share, 3).tolist()}")
+print(f"score-and-mix share of the layer's FLOPs at n = {shown}:", ", ".join(f"{p}%" for p in mix_pct))

@@ -50,6 +50,7 @@ for n in sizes:
 plain_mib, default_mib, blockwise_mib = np.array(rows).T  # (len(sizes),) each
 score_matrix_mib = np.array([score_matrix_bytes(n) for n in sizes]) / MiB
 plain_in_matrices = plain_mib / score_matrix_mib  # n x n matrices at the peak
+matrices_at_peak = int(round(plain_in_matrices[-1]))  # whole n x n matrices alive at once, largest n
 plain_growth = plain_mib[1:] / plain_mib[:-1]  # per doubling of n
 default_growth = default_mib[1:] / default_mib[:-1]
 blockwise_growth = blockwise_mib[1:] / blockwise_mib[:-1]
