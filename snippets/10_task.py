@@ -22,8 +22,10 @@ one_in = round(1 / ceiling)  # the ceiling as "1 in ..."
 small = np.array(list(itertools.product(range(10), repeat=4)))  # (10^4, 4)
 distinct_multisets = len({tuple(sorted(s)) for s in small.tolist()})
 guess = np.sort(small, axis=1)  # one arrangement per multiset
-guess_accuracy = np.mean(np.all(guess == small[:, ::-1], axis=1))  # right if the reverse is sorted
+right = np.all(guess == small[:, ::-1], axis=1)  # (10^4,): right if the reverse is sorted
+guess_right, guess_accuracy = int(right.sum()), np.mean(right)
+ceiling_pct = 100 * ceiling  # the ceiling as a percentage of all sequences
 assert distinct_multisets == math.comb(13, 9), "n = 4 must have C(13, 9) multisets"
 assert guess_accuracy == math.comb(13, 9) / 10**4, "a multiset rule must be right once per multiset"
-print(f"sequences: {sequences:,}  multisets: {multisets:,}  best order-blind exact match: {ceiling:.6f}")
-print(f"n = 4: multisets {distinct_multisets}; guessing the sorted order is right for {guess_accuracy:.4f}")
+print(f"sequences: {sequences:,}  multisets: {multisets:,}  best order-blind exact match: {ceiling_pct:.4f}%")
+print(f"n = 4: multisets {distinct_multisets}; guessing the sorted order is right for {guess_right} of {len(small):,}")

@@ -12,10 +12,11 @@ recomputed = [token_flops(n, d_model, d_ff, cached=False) for n in sizes]
 ratio = [r // c for r, c in zip(recomputed, cached, strict=True)]  # exact: the remainders are 0
 assert all(r == n * c for n, c, r in zip(sizes, cached, recomputed, strict=True)), "without = n x with"
 mixing_share = [4 * n * d_model / c for n, c in zip(sizes, cached, strict=True)]  # q against n keys and values
+mixing_pct = [round(100 * share) for share in mixing_share]  # of the cached step's FLOPs
 
 print(f"{'n':>6} {'with cache':>12} {'(reading it)':>13} {'without':>16} {'ratio':>6}")
-for n, c, share, r, q in zip(sizes, cached, mixing_share, recomputed, ratio, strict=True):
-    print(f"{n:>6} {c:>12} {share:>12.0%} {r:>16} {q:>6}")
+for n, c, pct, r, q in zip(sizes, cached, mixing_pct, recomputed, ratio, strict=True):
+    print(f"{n:>6} {c:>12} {pct:>11}% {r:>16} {q:>6}")
 
 n_total = 1024  # generating a whole sequence: the sum over every position
 total_without = sum(token_flops(n, d_model, d_ff, False) for n in range(1, n_total + 1))

@@ -18,6 +18,7 @@ n_pairs, completed = trained.size, int((trained >= 1).sum())
 # Pairs whose angle at position L lies past the whole arc that positions 0 .. L - 1 swept.
 beyond = int((turns(d_model, L) < 1).sum())
 slowest = trained[-1]  # the fraction of a turn the slowest pair reaches by position L - 1
+slowest_pct = 100 * slowest  # the same, as a percentage of one full turn
 
 # RoPE in one head of width 64: the angle of a pair depends on the offset, at most L - 1 in training.
 d_k = 64
@@ -32,7 +33,7 @@ defined = bool(np.isfinite(pe_far).all() and np.abs(pe_far).max() <= 1 and np.is
 
 print(f"sinusoids, d_model = {d_model}, trained on L = {L}: {completed} of {n_pairs} pairs turn fully")
 print(f"  at position {L}, {beyond} pairs are past every angle of training")
-print(f"  the slowest pair reaches {slowest:.5f} of a turn by position {L - 1}")
+print(f"  the slowest pair turns {slowest_pct:.2f}% of the way round by position {L - 1}")
 print(f"RoPE, d_k = {d_k}, offsets up to {L - 1}: {completed_rope} of {trained_rope.size} pairs turn fully,")
 print(f"  at offset {L}, {beyond_rope} pairs are past every angle of training")
 assert defined, f"both formulas must be defined, finite and bounded at position {far}"

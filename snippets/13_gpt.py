@@ -147,11 +147,12 @@ p = dists["T = 1"]
 top = np.argsort(-p)[:8]
 kept = {name: int((d > 0).sum()) for name, d in dists.items()}
 top5_mass = np.sort(p)[::-1][:5].sum()
+top5_pct = round(100 * top5_mass)  # the share of the probability top-k = 5 keeps, in percent
 p_top, cold_top, top_p_kept = p.max(), dists["T = 0.5"].max(), kept["top-p, p = 0.9"]
 print(f"after {prompt!r}:")
 print("  ".join(f"{chars[i]!r} {p[i]:.3f}" for i in top))
 print(f"top probability: {p.max():.3f} at T = 1, {dists['T = 0.5'].max():.3f} at T = 0.5")
-print(f"top-k = 5 keeps {top5_mass:.3f} of the mass; top-p = 0.9 keeps {kept['top-p, p = 0.9']} characters")
+print(f"top-k = 5 keeps {top5_pct}% of the mass; top-p = 0.9 keeps {kept['top-p, p = 0.9']} characters")
 
 # %% sampling-figure
 fig, axes = plt.subplots(1, 4, figsize=(11, 2.8), sharey=True, layout="constrained")

@@ -40,10 +40,11 @@ total_7b = counts_7b["total"] / 1e9  # billions
 norms_7b = counts_7b["norms"]
 layers_7b = counts_7b["attention"] + counts_7b["ffn"] + counts_7b["norms"] - 4096  # final norm aside
 ffn_share_7b = counts_7b["ffn"] / layers_7b  # of the layers' parameters
+ffn_pct_7b = round(100 * ffn_share_7b)  # the same, in percent
 for part, count in counts_7b.items():
     if part != "active":
         print(f"{part:>9}: {count:>13,}")
-print(f"feed-forward share of the layers: {ffn_share_7b:.3f}")
+print(f"feed-forward share of the layers: {ffn_pct_7b}%")
 
 # %% kv_70b
 # Llama 2 70B as released: 80 layers of width 8192, 64 query heads, 8 key/value heads.

@@ -79,8 +79,9 @@ mixtral = dict(vocab=32000, d_model=4096, N=32, h=32, groups=8, d_ff=14336, expe
 counts = decoder_parameter_counts(**mixtral)
 total_b, active_b = counts["total"] / 1e9, counts["active"] / 1e9  # billions
 expert_share = counts["ffn"] / counts["total"]
+expert_pct = round(100 * expert_share)  # the same, in percent
 print(f"total {counts['total']:,} = {total_b:.1f}B, active {counts['active']:,} = {active_b:.1f}B")
-print(f"the experts hold {expert_share:.3f} of the total")
+print(f"the experts hold {expert_pct}% of the total")
 
 # %% flops
 # A forward pass does about 2 FLOPs per weight it multiplies by (one multiply, one add); the

@@ -26,7 +26,8 @@ swiglu_same = 3 * d_model * d_ff_same
 d_ff_llama = llama_d_ff(d_model, multiple_of=256)  # rounded up to a multiple of 256
 swiglu_llama = 3 * d_model * d_ff_llama
 llama_over_relu = swiglu_llama / relu_params
+llama_extra_pct = 100 * (llama_over_relu - 1)  # how much more than ReLU's budget, in percent
 assert swiglu_same == relu_params
 print(f"ReLU,   d_ff = {d_ff_relu}: {relu_params:,} parameters")
 print(f"SwiGLU, d_ff = 8/3 d_model = {d_ff_same:.1f}: {swiglu_same:,.0f}")
-print(f"SwiGLU, d_ff = {d_ff_llama} (Llama 2 7B): {swiglu_llama:,}, {llama_over_relu:.4f} of ReLU's")
+print(f"SwiGLU, d_ff = {d_ff_llama} (Llama 2 7B): {swiglu_llama:,}, {llama_extra_pct:.2f}% more than ReLU's")
