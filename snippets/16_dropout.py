@@ -13,7 +13,7 @@ sums = dropped.sum(axis=1)  # (draws,): a row no longer sums to 1
 low, high = sums.min(), sums.max()
 mean_gap = np.abs(dropped.mean(axis=0) - w).max()  # but its expectation is w
 assert mean_gap < 0.01
-print(
-    f"p = {p}: row sums after dropout from {low:.3f} to {high:.3f},"
-    f" mean {sums.mean():.3f}; largest |mean weight - weight| {mean_gap:.4f}"
-)
+assert np.isclose(high, 1 / (1 - p)), "some draw dropped nothing: the largest possible sum"
+print(f"p = {p}, one row of {n} weights, {draws:,} draws:", end=" ")
+print(f"row sums from {low:.3f} to {high:.3f}, mean {sums.mean():.3f}")
+print(f"largest |mean weight - weight|: {mean_gap:.4f}")

@@ -9,10 +9,10 @@ full = n * n  # every pair
 causal = n * (n + 1) // 2  # key j <= query i
 window = sum(min(i + 1, w) for i in range(n))  # the last w keys up to and including i
 linear_flops = 4 * n * d * d  # phi(K)^T V, then phi(Q) times it: (d, d) state, 2 FLOPs per multiply-add
-window_share = window / causal
+window_pct = 100 * window / causal
 n_over_d = attention_flops(n, d) // linear_flops
 print(f"n = {n}, window w = {w}, head width d = {d}")
-print(f"pairs scored: full {full:,}  causal {causal:,}  sliding window {window:,} ({window_share:.3f} of causal)")
+print(f"pairs scored: full {full:,}  causal {causal:,}  sliding window {window:,} ({window_pct:.1f}% of causal)")
 print(
     f"score-and-mix FLOPs, full: {attention_flops(n, d):,}; linear attention's two products: {linear_flops:,}"
     f" (n / d = {n_over_d}x fewer)"

@@ -13,5 +13,5 @@ corrupted = tokens.copy()
 corrupted[to_mask] = MASK
 corrupted[to_random] = rng.integers(1, vocab, int(to_random.sum()))
 visible_share = float((corrupted[chosen] == tokens[chosen]).mean())  # chosen, yet unchanged
-share, mask_share = float(chosen.mean()), float(to_mask.sum() / chosen.sum())
-print(f"positions with a loss: {share:.3f}; of them [MASK] {mask_share:.3f}, unchanged {visible_share:.3f}")
+share_pct, mask_pct = 100 * float(chosen.mean()), 100 * float(to_mask.sum() / chosen.sum())
+print(f"positions with a loss: {share_pct:.1f}%; of them [MASK] {mask_pct:.1f}%, unchanged {100 * visible_share:.1f}%")

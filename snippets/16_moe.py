@@ -17,7 +17,8 @@ total = count_parameters(layer)
 active = k * expert_params + layer["router"].size
 active_share = active / total  # the router counted in both
 expert_share = k * expert_params / (E * expert_params)  # of the experts' parameters alone
+expert_pct = 100 * expert_share
 load = np.bincount(chosen.ravel(), minlength=E)  # tokens routed to each expert
-print(f"{E} experts, top-{k}: parameters {total:,}, used per token {active:,} ({active_share:.2f})")
-print(f"of the experts' parameters: {expert_share:.2f}")
+print(f"{E} experts, top-{k}: parameters {total:,}, used per token {active:,} ({100 * active_share:.1f}%)")
+print(f"of the experts' parameters: {expert_pct:.0f}%")
 print("tokens per expert:", load.tolist())

@@ -22,11 +22,12 @@ def input_gradient_norm(residual, scale=1.0):
     return np.linalg.norm(g)
 
 
-plain = input_gradient_norm(False)
-res = input_gradient_norm(True, scale=1 / np.sqrt(N))
+# Unscaled, each factor I + J stretches the gradient a little and the stretches compound over N
+# layers; scaling each branch by 1 / sqrt(N) keeps every factor near I.
 top = np.linalg.norm(np.ones(d))  # the gradient at the output
-plain_ratio, res_ratio = plain / top, res / top
-print(
-    f"{N} layers, d = {d}: gradient norm at the input / at the output:"
-    f" plain {plain_ratio:.2f}, residual {res_ratio:.2f}"
-)
+plain_ratio = input_gradient_norm(False) / top
+unscaled_ratio = input_gradient_norm(True) / top  # x + f(x)
+res_ratio = input_gradient_norm(True, scale=1 / np.sqrt(N)) / top  # x + f(x) / sqrt(N)
+assert plain_ratio < 0.2 and unscaled_ratio > 10 and 0.5 < res_ratio < 2
+print(f"{N} layers, d = {d}: gradient norm at the input / at the output")
+print(f"plain {plain_ratio:.2f}; residual {unscaled_ratio:.1f}; residual, branches scaled by 1/sqrt(N) {res_ratio:.2f}")
