@@ -79,7 +79,7 @@ class _Table:
         if path is None:
             return
         if len(self.answers) > 2 * len(self.used) + 64:  # mostly texts no longer read: drop them
-            self.answers = {key: self.answers[key] for key in self.used}
+            self.answers = {key: self.answers[key] for key in self.used if key in self.answers}
         temporary = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
         try:
             path.parent.mkdir(parents=True, exist_ok=True)

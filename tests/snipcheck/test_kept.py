@@ -117,6 +117,18 @@ def test_answers_no_longer_looked_up_are_dropped_once_they_are_many(folder):
     assert len(json.loads((folder / f"{name}.json").read_text())["answers"]) == 1
 
 
+def test_dropping_old_answers_keeps_a_text_another_thread_is_still_reading(folder):
+    """Builds read sources in several threads: a text looked up and not yet answered when
+    another answer is written (and old answers dropped) is neither lost nor a KeyError."""
+    name = f"words{next(_names)}"
+    words, _ = _counting(name)
+    for i in range(100):
+        words(f"old {i}")
+    kept._tables[name].used = {"looked up by another thread, not answered yet"}
+    words("new")
+    assert len(json.loads((folder / f"{name}.json").read_text())["answers"]) == 1
+
+
 @pytest.mark.parametrize("function", [split_cells, _imports_of, _asserts], ids=lambda f: f.__name__)
 def test_the_kept_answer_for_every_snippet_is_what_reading_it_gives(function):
     """Each answer, written as JSON and read back, is the answer."""
