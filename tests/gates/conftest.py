@@ -79,6 +79,13 @@ def pytest_sessionfinish(session):
         session.config.stash[PIPELINE].close()
 
 
+def pytest_terminal_summary(terminalreporter, config):
+    """When the gates' long work ran, beside the other tests (what bounds make test's time)."""
+    if PIPELINE in config.stash and config.stash[PIPELINE].times:
+        terminalreporter.write_sep("-", "site gates, their long work")
+        terminalreporter.write_line("; ".join(config.stash[PIPELINE].timeline()))
+
+
 def _stage(request, name: str):
     try:
         return _pipeline(request.config).result(name)

@@ -20,6 +20,7 @@ import functools
 import os
 import shutil
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -102,6 +103,8 @@ class Pipeline:
         self._futures: dict[str, Future] = {}
         self._lock = threading.Lock()
         self._httpd: _Server | None = None
+        self._began = time.monotonic()
+        self.times: dict[str, tuple[float, float]] = {}  # stage -> (start, end), seconds since the pipeline began
 
     def folder(self, name: str) -> Path:
         """A new empty folder for a stage's files."""
@@ -116,8 +119,20 @@ class Pipeline:
             self.start(need)
         with self._lock:
             if name not in self._futures:
-                self._futures[name] = self._pool.submit(work, self)
+                self._futures[name] = self._pool.submit(self._timed, name, work)
             return self._futures[name]
+
+    def _timed(self, name: str, work: Callable[[Pipeline], object]):
+        start = time.monotonic() - self._began
+        try:
+            return work(self)
+        finally:
+            self.times[name] = (start, time.monotonic() - self._began)
+
+    def timeline(self) -> list[str]:
+        """When each stage ran, in seconds from the start (a stage's time includes its wait for those it needs)."""
+        ordered = sorted(self.times.items(), key=lambda item: item[1])
+        return [f"{name}: {start:.0f}-{end:.0f} s" for name, (start, end) in ordered]
 
     def result(self, name: str):
         return self.start(name).result()
