@@ -138,7 +138,7 @@ fig, axes = plt.subplots(h, 1, figsize=(4.3, 8.0), layout="constrained")
 for head, ax in enumerate(axes):
     image = ax.imshow(example[head], cmap="Oranges", vmin=0, vmax=1)
     for (i, j), value in np.ndenumerate(example[head]):
-        ax.text(j, i, f"{value:.2f}", ha="center", va="center", fontsize=12, color="white" if value > 0.6 else "black")
+        ax.text(j, i, f"{value:.2f}", ha="center", va="center", color="white" if value > 0.6 else "black")
     ax.set_xticks(range(n), [str(d) for d in source[0]])
     ax.set_yticks(range(n), [str(d) for d in answer[0]])
     ax.set_xlabel("source digit (position 0 to 5)")

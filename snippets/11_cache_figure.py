@@ -23,6 +23,7 @@ ax.set_xscale("log", base=2)
 ax.set_yscale("log")
 ax.set_xticks(n[1::2], [str(m) for m in n[1::2]])  # every other length, so the labels fit
 ax.minorticks_off()
+ax.yaxis.set_major_formatter("{x:g}")  # 0.001 ... 10: full-size digits, no exponents
 ax.set_xlim(n[0] / 1.3, n[-1] * 12)  # room for the labels on the right
 ax.set_xlabel("context length n (tokens, log scale)")
 ax.set_ylabel("KV cache per sequence\n(GiB, log scale)")

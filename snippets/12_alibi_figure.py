@@ -14,6 +14,7 @@ fig, ax = plt.subplots(figsize=(4.3, 6.4), layout="constrained")
 for head, slope in enumerate(slopes):
     ax.semilogy(np.arange(n), weights[head], label=f"{head}: 1/{round(1 / slope)}")
 ax.set_ylim(1e-8, 1)
+ax.set_yticks([1e-8, 1e-6, 1e-4, 1e-2, 1], ["1e-8", "1e-6", "1e-4", "1e-2", "1"])  # full-size digits
 ax.set_xlabel("distance back from the query\n(tokens)")
 ax.set_ylabel("attention weight,\nequal content scores")
 fig.suptitle("ALiBi, 8 heads: each head's weight\nfalls geometrically with distance", fontsize=12.5)

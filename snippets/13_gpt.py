@@ -189,7 +189,7 @@ for i in range(n):
     if starts and (not ticks or i - ticks[-1] > 2):
         ticks.append(i)
 labels = [repr(chars[line[i]])[1:-1] for i in ticks]
-plt.rcParams.update({"font.size": 12})
+plt.rcParams.update({"font.size": 12.5})
 fig, axes = plt.subplots(config.h, config.N, figsize=(4.4, 8.5), sharex=True, sharey=True, layout="constrained")
 for (head, layer), ax in np.ndenumerate(axes):
     ax.imshow(maps[layer][head], cmap="Oranges", vmin=0, vmax=1)

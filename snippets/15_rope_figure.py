@@ -34,6 +34,7 @@ far.plot(far_offsets, score(far_offsets, speeds["interpolation"]), color="tab:or
 far.plot(far_offsets, score(far_offsets / s, theta), "k.", markersize=3, label=f"RoPE at offset / {s}\n(trained)")
 far.plot(far_offsets, score(far_offsets, theta), color="tab:blue", linewidth=0.7)
 top.semilogy(pairs, L * theta / (2 * np.pi), "k--", label=f"largest in training\n(offset {L})")
+top.yaxis.set_major_formatter("{x:g}")  # 0.1 ... 1000: full-size digits, no exponents
 top.set_xlabel("feature pair i")
 top.set_ylabel(f"turns at offset {s * L - 1}")
 top.set_title(f"each pair's rotation at the longest\noffset; d_k = {d_k}, trained on\nL = {L}, s = {s}", fontsize=12.5)
