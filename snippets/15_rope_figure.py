@@ -17,7 +17,7 @@ offsets = np.arange(s * L)
 # The three panels stacked, 4.3 inches wide with 12.5 pt text and one legend under them: shown
 # 342 px wide on a 390 px phone, every label reads at 10 pt or more.
 plt.rcParams.update({"font.size": 12.5})
-fig, (top, near, far) = plt.subplots(3, 1, figsize=(4.3, 11.0), layout="constrained")
+fig, (top, near, far) = plt.subplots(3, 1, figsize=(4.3, 9.4), layout="constrained")
 pairs = np.arange(d_k // 2)
 near_offsets, far_offsets = np.arange(97), np.arange(s * L - 129, s * L)
 
