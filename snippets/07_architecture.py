@@ -20,7 +20,7 @@ def box(x, y, text, kind, mask=None):
     """A rounded box centred on x with its bottom at y, its mask (if any) in italics under the
     name -> its top, and the height of the middle of its name."""
     lines = text.count("\n") + 1 + (mask.count("\n") + 1 if mask else 0)
-    height = lines * line + 0.14
+    height = lines * line + 0.12
     ax.add_patch(
         FancyBboxPatch(
             (x - box_w / 2, y),
@@ -54,11 +54,11 @@ def box(x, y, text, kind, mask=None):
 def sublayer(x, y, text, kind, mask=None):
     """Sublayer, then Add & Norm, with the residual arrow around them -> the top of Add & Norm,
     and the height of the middle of the sublayer's name."""
-    arrow((x, y), (x, y + 0.3))
-    top, name_y = box(x, y + 0.3, text, kind, mask)
-    arrow((x, top), (x, top + 0.22))
-    norm_top, _ = box(x, top + 0.22, "Add & Norm", "norm")
-    left, join = x - box_w / 2 - 0.14, top + 0.22 + line / 2 + 0.07
+    arrow((x, y), (x, y + 0.25))
+    top, name_y = box(x, y + 0.25, text, kind, mask)
+    arrow((x, top), (x, top + 0.16))
+    norm_top, _ = box(x, top + 0.16, "Add & Norm", "norm")
+    left, join = x - box_w / 2 - 0.14, top + 0.16 + line / 2 + 0.06
     ax.plot([x, left, left], [y + 0.12, y + 0.12, join], color="black", linewidth=1)
     arrow((left, join), (x - box_w / 2, join))
     return norm_top, name_y
@@ -135,10 +135,10 @@ ax.text(
 )
 ax.text(enc_x - box_w / 2 - 0.25, encoder_top + 0.04, "Encoder", ha="left", va="bottom", fontsize=13, weight="bold")
 # Output head.
-arrow((dec_x, decoder_top - 0.1), (dec_x, decoder_top + 0.35))
-y, _ = box(dec_x, decoder_top + 0.35, "Linear", "out")
-arrow((dec_x, y), (dec_x, y + 0.22))
-y, _ = box(dec_x, y + 0.22, "Softmax", "out")
+arrow((dec_x, decoder_top - 0.1), (dec_x, decoder_top + 0.3))
+y, _ = box(dec_x, decoder_top + 0.3, "Linear", "out")
+arrow((dec_x, y), (dec_x, y + 0.16))
+y, _ = box(dec_x, y + 0.16, "Softmax", "out")
 arrow((dec_x, y), (dec_x, y + 0.25))
 ax.text(dec_x, y + 0.28, "next-token\nprobabilities", ha="center", va="bottom", fontsize=size, linespacing=1.1)
 ax.text(0.08, y, "Each attention\nbox is multi-head:\nh heads.", ha="left", va="top", fontsize=size, linespacing=1.1)
