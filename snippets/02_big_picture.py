@@ -36,21 +36,27 @@ print("shapes:", *shapes)
 # %% figure
 labels = [
     "token ids",
-    "embeddings\n+ positions",
-    "layer 1:\nattention,\nfeed-forward",
-    "layer 2:\nattention,\nfeed-forward",
+    "embeddings + positions",
+    "layer 1: attention, feed-forward",
+    "layer 2: attention, feed-forward",
     "logits",
-    "next-token\nprobabilities",
+    "next-token probabilities",
 ]
-fig, ax = plt.subplots(figsize=(11, 2.6), layout="constrained")
+# One box per stage, top to bottom, 4.2 inches wide with 12 pt text: shown 342 px wide on a
+# 390 px phone, every label reads at 10 pt or more.
+width, box_h, gap = 4.2, 0.42, 0.25
+height = 0.45 + len(labels) * (box_h + gap) - gap + 0.05
+fig = plt.figure(figsize=(width, height))
+ax = fig.add_axes((0, 0, 1, 1))
+ax.text(0.05, height - 0.05, '"' + " ".join(sentence) + ' ..."', fontsize=12.5, va="top")
 for i, (label, shape) in enumerate(zip(labels, shapes, strict=True)):
-    ax.add_patch(plt.Rectangle((i * 2, 0), 1.5, 1.6, facecolor="#dfe6f7", edgecolor="black"))
-    ax.text(i * 2 + 0.75, 1.0, label, ha="center", va="center", fontsize=10)
-    ax.text(i * 2 + 0.75, 0.25, str(shape), ha="center", va="center", fontsize=10, family="monospace")
+    top = height - 0.45 - i * (box_h + gap)
+    ax.add_patch(plt.Rectangle((0.05, top - box_h), width - 0.1, box_h, facecolor="#dfe6f7", edgecolor="black"))
+    ax.text(0.18, top - box_h / 2, label, ha="left", va="center", fontsize=12)
+    ax.text(width - 0.18, top - box_h / 2, str(shape), ha="right", va="center", fontsize=12, family="monospace")
     if i:
-        ax.annotate("", xy=(i * 2, 0.8), xytext=(i * 2 - 0.5, 0.8), arrowprops={"arrowstyle": "->"})
-ax.text(0, 1.9, '"' + " ".join(sentence) + ' ..."', fontsize=11)
-ax.set_xlim(-0.2, 11.7)
-ax.set_ylim(-0.2, 2.2)
+        ax.annotate("", xy=(width / 2, top), xytext=(width / 2, top + gap), arrowprops={"arrowstyle": "->"})
+ax.set_xlim(0, width)
+ax.set_ylim(0, height)
 ax.axis("off")
 fig.savefig("big_picture.svg")

@@ -103,15 +103,15 @@ q_other = eps_ls / vocab  # and p of each of the vocab - 1 others
 loss_floor = -(q_right * np.log(q_right) + (vocab - 1) * q_other * np.log(q_other))
 
 # %% loss-figure
-fig, ax = plt.subplots(figsize=(8, 4), layout="constrained")
+plt.rcParams.update({"font.size": 12.5})  # 4.3 inches wide: 10 pt or more on a 390 px phone
+fig, ax = plt.subplots(figsize=(4.3, 4.8), layout="constrained")
 for (name, (_, losses, _)), style in zip(trained.items(), ("-", "--", ":"), strict=True):
     ax.plot(np.arange(1, steps + 1), losses, style, label=name, linewidth=1.5)
-ax.axhline(loss_floor, color="grey", linewidth=0.8)
-ax.annotate("lowest loss with eps_ls = 0.1", (0, loss_floor), xytext=(4, -14), textcoords="offset points")
+ax.axhline(loss_floor, color="grey", linewidth=0.8, label="lowest loss with eps_ls = 0.1")
 ax.set_xlabel("training step")
 ax.set_ylabel("training loss (one batch)")
 ax.set_ylim(0, None)
-ax.legend()
+fig.legend(loc="outside lower center", frameon=False)
 fig.savefig("loss.svg")
 
 # %% accuracy
@@ -133,18 +133,19 @@ mirror_mean = cross[:, :, np.arange(n), mirrored].mean(axis=(0, 2))  # (h,)
 mirror_is_largest = np.mean(cross.mean(axis=1).argmax(axis=-1) == mirrored)  # heads averaged
 
 # %% cross-figure
-fig, axes = plt.subplots(1, h, figsize=(9, 4.2), layout="constrained")
+plt.rcParams.update({"font.size": 12.5})  # the heads stacked, 4.3 inches wide: 10 pt or more on a phone
+fig, axes = plt.subplots(h, 1, figsize=(4.3, 8.0), layout="constrained")
 for head, ax in enumerate(axes):
     image = ax.imshow(example[head], cmap="Oranges", vmin=0, vmax=1)
     for (i, j), value in np.ndenumerate(example[head]):
-        ax.text(j, i, f"{value:.2f}", ha="center", va="center", fontsize=9, color="white" if value > 0.6 else "black")
+        ax.text(j, i, f"{value:.2f}", ha="center", va="center", color="white" if value > 0.6 else "black")
     ax.set_xticks(range(n), [str(d) for d in source[0]])
     ax.set_yticks(range(n), [str(d) for d in answer[0]])
     ax.set_xlabel("source digit (position 0 to 5)")
     ax.set_ylabel("digit being produced")
     ax.set_title(f"cross-attention, head {head}")
     ax.tick_params(length=0)
-fig.colorbar(image, ax=axes, shrink=0.8, label="attention weight")
+fig.colorbar(image, ax=axes, shrink=0.6, label="attention weight", location="bottom", aspect=30)
 fig.savefig("cross_attention.svg")
 
 # %% widget_data

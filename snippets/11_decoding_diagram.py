@@ -22,43 +22,54 @@ for _ in range(steps):
     new = [next_token]
     tokens.append(next_token)
 
-fig, ax = plt.subplots(figsize=(9.5, 5.2), layout="constrained")
-cell, gap, top = 1.0, 0.25, len(rows) * 1.5
-for row, (before, after, chosen, stored) in enumerate(rows):
-    y = top - row * 1.5
-    label = "step 1 (the prompt)" if row == 0 else f"step {row + 1}"
-    ax.text(-0.3, y + 0.45, label, ha="right", va="center", fontsize=11)
+# Drawn in inches, 4.2 wide with 12 pt text: shown 342 px wide on a 390 px phone, every label
+# reads at 10 pt or more. Each step is a row: a heading, its boxes, the token it picks.
+size, width, cell, gap, row_h = 12, 4.2, 0.5, 0.07, 1.02
+fig = plt.figure(figsize=(width, 10))
+ax = fig.add_axes((0, 0, 1, 1))
+ax.text(0.05, 0.05, "keys cached: (h, positions so far, $d_k$)\nin each layer; the values alike", fontsize=size)
+for y, colour, edge, text in [
+    (0.75, "#f4a259", 2.5, "computed in this step (thick\nedge), then stored"),
+    (1.3, "#e0e0e0", 0.8, "read from the cache"),
+]:
+    ax.add_patch(Rectangle((0.05, y), 0.4, 0.3, facecolor=colour, edgecolor="black", linewidth=edge))
+    ax.text(0.55, y + 0.15, text, va="center", fontsize=size, linespacing=1.1)
+for row, (before, after, chosen, stored) in enumerate(reversed(rows)):
+    step = len(rows) - row
+    y = 1.85 + row * row_h  # the bottom of the row's boxes
+    label = "step 1 (the prompt)" if step == 1 else f"step {step}"
+    ax.text(0.05, y + 0.62, label, va="bottom", fontsize=size, weight="bold")
+    ax.text(width - 0.05, y + 0.62, f"keys cached {stored}", ha="right", va="bottom", fontsize=size)
     for pos in range(after):
         fresh = pos >= before  # computed in this step; the rest is read from the cache
+        x = 0.05 + pos * (cell + gap)
         ax.add_patch(
             Rectangle(
-                (pos * (cell + gap), y),
+                (x, y),
                 cell,
-                0.9,
+                0.55,
                 facecolor="#f4a259" if fresh else "#e0e0e0",
                 edgecolor="black",
                 linewidth=2.5 if fresh else 0.8,
             )
         )
-        ax.text(pos * (cell + gap) + cell / 2, y + 0.6, words[tokens[pos]], ha="center", va="center", fontsize=10)
-        ax.text(pos * (cell + gap) + cell / 2, y + 0.25, "k, v", ha="center", va="center", fontsize=9)
-    end = after * (cell + gap)
+        ax.text(x + cell / 2, y + 0.39, words[tokens[pos]], ha="center", va="center", fontsize=size)
+        ax.text(x + cell / 2, y + 0.14, "k, v", ha="center", va="center", fontsize=size)
+    end = 0.05 + after * (cell + gap)
     ax.add_patch(
-        FancyArrowPatch(
-            (end - gap + 0.05, y + 0.45), (end + 0.9, y + 0.45), arrowstyle="-|>", mutation_scale=14, color="black"
-        )
+        FancyArrowPatch((end, y + 0.28), (end + 0.3, y + 0.28), arrowstyle="-|>", mutation_scale=14, color="black")
     )
-    ax.text(end + 1.0, y + 0.6, f"next: {words[chosen]}", ha="left", va="center", fontsize=11, weight="bold")
-    ax.text(end + 1.0, y + 0.15, f"keys cached {stored}", ha="left", va="center", fontsize=9)
-
-ax.add_patch(Rectangle((0, -0.5), 0.6, 0.45, facecolor="#e0e0e0", edgecolor="black", linewidth=0.8))
-ax.text(0.75, -0.27, "read from the cache", va="center", fontsize=10)
-ax.add_patch(Rectangle((5.2, -0.5), 0.6, 0.45, facecolor="#f4a259", edgecolor="black", linewidth=2.5))
-ax.text(5.95, -0.27, "computed in this step (thick edge), then stored", va="center", fontsize=10)
-ax.text(0, -0.95, "keys cached: (h, positions so far, $d_k$) in each layer; the values alike", va="center", fontsize=10)
-ax.set_title(f"Generating with a KV cache: one such row of keys and values in each of the N = {N} layers")
-ax.set_xlim(-3.6, (len(tokens) + 1) * (cell + gap) + 3.5)
-ax.set_ylim(-1.2, top + 1.1)
-ax.set_aspect("equal")
+    ax.text(end + 0.35, y + 0.28, words[chosen], ha="left", va="center", fontsize=size, weight="bold")
+title = y + 0.97
+ax.text(
+    0.05,
+    title,
+    f"Generating with a KV cache: one such\nrow of keys and values in each of\nthe N = {N} layers",
+    fontsize=size + 0.5,
+)
+height = title + 0.72
+fig.set_size_inches(width, height)
+ax.set_xlim(0, width)
+ax.set_ylim(0, height)
 ax.axis("off")
-fig.savefig("decoding.svg", bbox_inches="tight", pad_inches=0.1)
+fig.savefig("decoding.svg")

@@ -126,7 +126,8 @@ train_loss = -np.take_along_axis(fit_log_p, fit_y[..., None], axis=-1).mean()
 print(f"last {len(valid_ids):,} training characters, no dropout: loss {train_loss:.3f} nats per character")
 
 # %% loss-figure
-fig, ax = plt.subplots(figsize=(8, 3.6), layout="constrained")
+plt.rcParams.update({"font.size": 12.5})  # 4.3 inches wide: 10 pt or more on a 390 px phone
+fig, ax = plt.subplots(figsize=(4.3, 4.2), layout="constrained")
 ax.plot(np.arange(1, steps + 1), losses, linewidth=0.8, label="training batch")
 ax.plot(*zip(*curve, strict=True), "o-", label="validation")
 for level, label in ((unigram_loss, "unigram"), (bigram_loss, "bigram")):
@@ -155,12 +156,14 @@ print(f"top probability: {p.max():.3f} at T = 1, {dists['T = 0.5'].max():.3f} at
 print(f"top-k = 5 keeps {top5_pct}% of the mass; top-p = 0.9 keeps {kept['top-p, p = 0.9']} characters")
 
 # %% sampling-figure
-fig, axes = plt.subplots(1, 4, figsize=(11, 2.8), sharey=True, layout="constrained")
+plt.rcParams.update({"font.size": 12.5})  # stacked, 4.3 inches wide: 10 pt or more on a phone
+fig, axes = plt.subplots(4, 1, figsize=(4.3, 7.0), sharex=True, sharey=True, layout="constrained")
 for ax, (name, d) in zip(axes, dists.items(), strict=True):
     ax.bar(range(12), d[np.argsort(-p)[:12]], color="#3f51b5")
-    ax.set_xticks(range(12), [repr(chars[i])[1:-1] for i in np.argsort(-p)[:12]])
-    ax.set_title(f"{name}: {kept[name]} kept")
-axes[0].set_ylabel("probability")
+    ax.set_title(f"{name}: {kept[name]} kept", fontsize=12.5)
+    ax.set_ylabel("probability")
+ax.set_xticks(range(12), [repr(chars[i])[1:-1] for i in np.argsort(-p)[:12]])
+ax.set_xlabel("the twelve most probable next\ncharacters at T = 1")
 fig.savefig("sampling.svg")
 
 
@@ -177,14 +180,26 @@ for temperature in (0.5, 1.0, 1.5):
 line_at = text[split:].index("bane,\nTill")
 line = valid_ids[line_at : line_at + n]
 maps = decoder_only_attention_weights(params, line, config)  # N arrays (h, n, n)
-labels = [repr(chars[i])[1:-1] for i in line]
-fig, axes = plt.subplots(config.N, config.h, figsize=(12, 6.4), layout="constrained")
-for (layer, head), ax in np.ndenumerate(np.array(axes).reshape(config.N, config.h)):
+# 4.4 inches wide, a column per layer: 10 pt or more on a 390 px phone. A tick for the first
+# character, the newline and each word's first letter (none closer than 3 apart): every
+# character's tick would be too small to read.
+ticks = []
+for i in range(n):
+    starts = i == 0 or chars[line[i - 1]] in " \n" or chars[line[i]] == "\n"
+    if starts and (not ticks or i - ticks[-1] > 2):
+        ticks.append(i)
+labels = [repr(chars[line[i]])[1:-1] for i in ticks]
+plt.rcParams.update({"font.size": 12.5})
+fig, axes = plt.subplots(config.h, config.N, figsize=(4.4, 8.5), sharex=True, sharey=True, layout="constrained")
+for (head, layer), ax in np.ndenumerate(axes):
     ax.imshow(maps[layer][head], cmap="Oranges", vmin=0, vmax=1)
-    ax.set_title(f"layer {layer}, head {head}", fontsize=9)
-    ax.set_xticks(range(n), labels, fontsize=6)
-    ax.set_yticks(range(n), labels, fontsize=6)
-    ax.tick_params(length=0)
+    ax.set_xticks(ticks, labels)
+    ax.set_yticks(ticks, labels)
+    ax.tick_params(length=2)
+for layer, ax in enumerate(axes[0]):
+    ax.set_title(f"layer {layer}", fontsize=12.5)
+for head, ax in enumerate(axes[:, 0]):
+    ax.set_ylabel(f"head {head}", fontsize=12.5)
 fig.savefig("heads.svg")
 
 

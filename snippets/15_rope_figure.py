@@ -14,8 +14,10 @@ theta = speeds["RoPE as trained"]
 rng = np.random.default_rng(0)
 q, k = rng.standard_normal((2, d_k))
 offsets = np.arange(s * L)
-fig, axes = plt.subplot_mosaic([["top", "top"], ["near", "far"]], figsize=(9, 7.5), layout="constrained")
-top, near, far = axes["top"], axes["near"], axes["far"]
+# The three panels stacked, 4.3 inches wide with 12.5 pt text and one legend under them: shown
+# 342 px wide on a 390 px phone, every label reads at 10 pt or more.
+plt.rcParams.update({"font.size": 12.5})
+fig, (top, near, far) = plt.subplots(3, 1, figsize=(4.3, 9.4), layout="constrained")
 pairs = np.arange(d_k // 2)
 near_offsets, far_offsets = np.arange(97), np.arange(s * L - 129, s * L)
 
@@ -27,20 +29,28 @@ def score(offsets, speed):
 
 for name, speed in speeds.items():
     top.semilogy(pairs, (s * L - 1) * speed / (2 * np.pi), marker=".", label=name)
-    near.plot(near_offsets, score(near_offsets, speed), label=name)
-far.plot(far_offsets, score(far_offsets, speeds["interpolation"]), color="tab:orange", label="interpolation")
-far.plot(far_offsets, score(far_offsets / s, theta), "k.", markersize=3, label=f"RoPE at offset / {s} (trained)")
-far.plot(far_offsets, score(far_offsets, theta), color="tab:blue", linewidth=0.7, label="RoPE as trained")
-top.semilogy(pairs, L * theta / (2 * np.pi), "k--", label=f"largest in training (offset {L})")
+    near.plot(near_offsets, score(near_offsets, speed))
+far.plot(far_offsets, score(far_offsets, speeds["interpolation"]), color="tab:orange")
+far.plot(far_offsets, score(far_offsets / s, theta), "k.", markersize=3, label=f"RoPE at offset / {s}\n(trained)")
+far.plot(far_offsets, score(far_offsets, theta), color="tab:blue", linewidth=0.7)
+top.semilogy(pairs, L * theta / (2 * np.pi), "k--", label=f"largest in training\n(offset {L})")
+top.yaxis.set_major_formatter("{x:g}")  # 0.1 ... 1000: full-size digits, no exponents
 top.set_xlabel("feature pair i")
 top.set_ylabel(f"turns at offset {s * L - 1}")
-top.set_title(f"each pair's rotation at the longest offset; d_k = {d_k}, trained on L = {L}, s = {s}")
-top.legend(fontsize=8)
+top.set_title(f"each pair's rotation at the longest\noffset; d_k = {d_k}, trained on\nL = {L}, s = {s}", fontsize=12.5)
 near.set_xlabel("offset (seen in training)")
-near.set_ylabel("score of one fixed q, k (seed 0)")
-near.set_title("near offsets: YaRN stays close to RoPE")
-near.legend(fontsize=7)
+near.set_ylabel("score of one fixed\nq, k (seed 0)")
+near.set_title("near offsets: YaRN stays close to RoPE", fontsize=12.5)
+far.set_xticks([8064, 8128, 8191])
 far.set_xlabel(f"offset (never seen: beyond {L})")
-far.set_title("far offsets: interpolation replays trained ones")
-far.legend(fontsize=7)
+far.set_ylabel("score of one fixed\nq, k (seed 0)")
+far.set_title("far offsets: interpolation replays\ntrained ones", fontsize=12.5)
+fig.legend(
+    [*top.get_lines(), *far.get_lines()[1:2]],
+    [line.get_label() for line in [*top.get_lines(), *far.get_lines()[1:2]]],
+    loc="outside lower center",
+    ncols=2,
+    frameon=False,
+    markerscale=2,
+)
 fig.savefig("rope_extension.svg")
