@@ -30,7 +30,7 @@ from ..report.urls import download_path
 from .files import in_order, read_last, read_pages, resolve_requires, stable_file
 from .options import SnipcheckConfig
 from .rows import RowsLost, SetAsideRows
-from .serve import DirtyPages, Trigger, drop_dirty_notice, serve_logger, stop_on_terminate
+from .serve import DirtyPages, Trigger, drop_dirty_notice, published_site_url, serve_logger, stop_on_terminate
 
 log = get_plugin_logger(__name__)
 
@@ -99,7 +99,8 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
         # A build does not wait here for its live snippets (``_complete`` does, at the latest in on_env).
         build = self.engine.build(pages, read_problems=unreadable, wait_live=self.serving)
         self.files, self.use_directory_urls, self.site_url = files, config.use_directory_urls, config.site_url or ""
-        self.requires = resolve_requires(self.config.notebook_requires, files, self.site_url)
+        published = published_site_url(config.config_file_path) if self.serving else self.site_url
+        self.requires = resolve_requires(self.config.notebook_requires, files, published or self.site_url)
         self.generated_verification = files.get_file_from_path(VERIFICATION_PAGE) is None
         before = self.staged.pages
         self._take(build)

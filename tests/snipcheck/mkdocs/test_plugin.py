@@ -232,3 +232,31 @@ def test_a_build_warns_once_for_each_guarantee_the_sandbox_lacks(project, mkdocs
     warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
     assert warnings == ["snipcheck: sandbox: not enforced: network and PID namespaces (turned off)"], warnings
     config.plugins["snipcheck"].on_shutdown()
+
+
+def test_under_serve_a_notebook_installs_from_the_published_site_as_in_the_build(project, mkdocs_yml):
+    """``mkdocs serve`` sets ``site_url`` to its own address, whose port changes from one start to
+    the next: the notebook's set-up cell still names the published site, so a preview's notebook
+    is the build's file, byte for byte, and mkdocs-jupyter's cached conversion serves both."""
+    published = "https://example.org/site/"
+    settings = f"site_url: {published}\n" + mkdocs_yml(notebooks_dir="notebooks").replace(
+        "      notebooks_dir:", '      notebook_requires: {json: "downloads/pkg-*.whl"}\n      notebooks_dir:'
+    )
+    (project.root / "mkdocs.yml").write_text(settings, encoding="utf-8")
+    project.page("ok.md", '# OK\n\n```python run="ok.py"\n```\n')
+    wheel = project.root / "docs" / "downloads" / "pkg-1.0-py3-none-any.whl"
+    wheel.parent.mkdir(parents=True)
+    wheel.write_bytes(b"not a wheel, a file of the site")
+    project.snippet("ok.py", 'import json\n\nx = json.loads("1")\n')
+
+    def notebook(command: str, site_url: str) -> bytes:
+        config = load_config(str(project.root / "mkdocs.yml"))
+        config.plugins.on_startup(command=command, dirty=False)
+        config.site_url = site_url  # as `mkdocs serve` sets it, after loading the configuration
+        config = config.plugins.on_config(config)
+        files = config.plugins.on_files(get_files(config), config=config)
+        return files.get_file_from_path(config.plugins["snipcheck"].notebooks["ok.md"]).content_bytes
+
+    built = notebook("build", published)
+    assert f"{published}downloads/pkg-1.0-py3-none-any.whl".encode() in built
+    assert notebook("serve", "http://127.0.0.1:8123/site/") == built == notebook("serve", "http://127.0.0.1:8124/site/")

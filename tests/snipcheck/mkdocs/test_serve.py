@@ -29,7 +29,7 @@ import urllib.request
 import psutil
 import pytest
 
-from snipcheck.mkdocs.serve import BUILD_LOGGERS, drop_dirty_notice, not_the_dirty_notice
+from snipcheck.mkdocs.serve import BUILD_LOGGERS, drop_dirty_notice, not_the_dirty_notice, published_site_url
 
 PAGE = '# P\n\n```python run="a.py" timeout=600\n```\n\n```output\nx = 0.5\n```\n'
 SNIPPET = "x = 0.5\nprint('x =', x)\n"
@@ -394,3 +394,20 @@ def test_the_filtered_loggers_are_the_ones_the_builders_log_on(module):
     built = importlib.import_module(module)
     assert built.log.name in BUILD_LOGGERS
     assert "A 'dirty' build is being performed" in inspect.getsource(built)
+
+
+@pytest.mark.parametrize(
+    ("settings", "environment", "published"),
+    [
+        ("site_url: https://example.org/a/\n", {}, "https://example.org/a/"),
+        ("site_url: !ENV [SITE_URL, 'https://example.org/a/']\n", {"SITE_URL": "https://fork.example/b/"}, "https://fork.example/b/"),
+        ("site_name: t\n", {}, ""),
+    ],
+    ids=["given", "from the environment", "none"],
+)
+def test_the_published_site_url_is_the_configuration_file_s(tmp_path, monkeypatch, settings, environment, published):
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    (tmp_path / "mkdocs.yml").write_text(settings, encoding="utf-8")
+    assert published_site_url(str(tmp_path / "mkdocs.yml")) == published
+    assert published_site_url(None) == ""
