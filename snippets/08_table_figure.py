@@ -12,7 +12,7 @@ bytes_growth = score_matrix_bytes(lengths[1]) / score_matrix_bytes(lengths[0])
 flops_growth = attention_flops(lengths[1], 64) / attention_flops(lengths[0], 64)
 assert cell_growth == bytes_growth == flops_growth == 4, "twice the tokens, four times the table"
 
-# One table, 4.3 inches wide and about as tall: the long sentence's 8 x 8 table, whose top-left
+# One table, 4.3 inches wide and 5 tall: the long sentence's 8 x 8 table, whose top-left
 # corner is the short sentence's 4 x 4 table (its first four words). On a 390 px phone it fits on
 # one screen and every label reads at 10 pt or more.
 FONT = 12.5
