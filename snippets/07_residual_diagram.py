@@ -90,11 +90,14 @@ def draw(ax, title, stream, norm_on_stream):
     return y + 1.8  # the height the panel spans
 
 
-# The two layouts stacked, not side by side, so that they read on a phone.
-fig, axes = plt.subplots(2, 1, figsize=(4.0, 11.0), layout="constrained")
-heights = [
-    draw(axes[0], "post-norm (the paper)", post, True),
-    draw(axes[1], "pre-norm (many later models)", pre, False),
-]
-axes[0].get_gridspec().set_height_ratios(heights)
-fig.savefig("residual_stream.svg", bbox_inches="tight", pad_inches=0.1)
+# Each layout its own figure, 4 inches wide, shown beside its own sentences: on a 390 px phone
+# each fits on one screen and every label reads at 10 pt or more.
+for name, title, stream, norm_on_stream in (
+    ("post_norm", "post-norm (the paper)", post, True),
+    ("pre_norm", "pre-norm (many later models)", pre, False),
+):
+    fig, ax = plt.subplots(figsize=(4.0, 6.0))
+    top = draw(ax, title, stream, norm_on_stream)
+    fig.set_size_inches(4.0, 4.0 * top / 5.9)  # the panel's own height, at equal aspect
+    fig.savefig(f"{name}.svg", bbox_inches="tight", pad_inches=0.1)
+    plt.close(fig)
