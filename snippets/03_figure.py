@@ -5,7 +5,7 @@ from attn import scaled_dot_product_attention
 
 rng = np.random.default_rng(1)  # the example above: X first, then W_q, W_k, W_v
 X = rng.standard_normal((4, 8))
-W_q, W_k, W_v = rng.standard_normal((8, 4)), rng.standard_normal((8, 4)), rng.standard_normal((8, 4))
+W_q, W_k, W_v = (rng.standard_normal((8, 4)) / np.sqrt(8) for _ in range(3))  # variance 1 / d_model
 Q, K, V = X @ W_q, X @ W_k, X @ W_v
 scores = Q @ K.T
 _, weights = scaled_dot_product_attention(Q, K, V, return_weights=True)

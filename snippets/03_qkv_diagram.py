@@ -6,7 +6,7 @@ from matplotlib.patches import FancyArrowPatch, Rectangle
 rng = np.random.default_rng(1)
 n, d_model, d_k = 4, 8, 4
 X = rng.standard_normal((n, d_model))  # (n, d_model)
-W = {name: rng.standard_normal((d_model, d_k)) for name in ("Q", "K", "V")}  # (d_model, d_k) each
+W = {name: rng.standard_normal((d_model, d_k)) / np.sqrt(d_model) for name in "QKV"}  # (d_model, d_k) each
 x = X[0]  # (d_model,): one token
 made = {name: x @ W[name] for name in W}  # (d_k,) each: its q, k and v
 limit = max(np.abs(X).max(), *(np.abs(m).max() for m in made.values()))

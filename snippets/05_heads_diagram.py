@@ -18,34 +18,39 @@ d_k = Q_h.shape[-1]
 
 head_colours = ["#4c8bc9", "#f0a04b"]  # head 0, head 1 (also told apart by place and label)
 grey, mixed = "#bdbdbd", "#8e7cc3"
-cell, gap, step = 0.4, 0.6, 1.9  # a cell's side, the gap between heads, the height of an arrow
+# The axes are measured in inches, so that sizes and fonts read at the figure's own size: one
+# column of small matrices, their names on the left and each step's name on the right.
+fig_w, fig_h = 4.6, 6.0
+cell, gap, step = 0.12, 0.15, 0.32  # a cell's side, the gap between heads, the height of an arrow
 width = d_model * cell + (h - 1) * gap  # the widest row: the heads side by side
+x0 = 1.45  # the left edge of the widest row
+centre, right = x0 + width / 2, x0 + width + 0.15
 
 
 def matrix(ax, y, columns, label):
     """One row of the diagram: n rows of cells, coloured column by column, its top at y."""
-    x = (width - len(columns) * cell - (gap if None in columns else 0)) / 2
+    x = x0 + (width - len(columns) * cell - (gap if None in columns else 0)) / 2
     for colour in columns:
         if colour is None:  # the space between two heads
             x += gap
             continue
         for i in range(n):
             ax.add_patch(
-                Rectangle((x, y - (i + 1) * cell), cell, cell, facecolor=colour, edgecolor="white", linewidth=1.2)
+                Rectangle((x, y - (i + 1) * cell), cell, cell, facecolor=colour, edgecolor="white", linewidth=0.8)
             )
         x += cell
-    ax.text(-0.3, y - n * cell / 2, label, ha="right", va="center", fontsize=11.5)
+    ax.text(x0 - 0.12, y - n * cell / 2, label, ha="right", va="center", fontsize=11.5)
     return y - n * cell
 
 
 def arrow(ax, y, text):
-    """A downward arrow below y, its label to the right."""
+    """A downward arrow below y, its label to the right of the matrices."""
     ax.add_patch(
         FancyArrowPatch(
-            (width / 2, y - 0.15), (width / 2, y - step + 0.15), arrowstyle="-|>", mutation_scale=16, color="black"
+            (centre, y - 0.04), (centre, y - step + 0.04), arrowstyle="-|>", mutation_scale=12, color="black"
         )
     )
-    ax.text(width / 2 + 0.25, y - step / 2, text, ha="left", va="center", fontsize=11)
+    ax.text(right, y - step / 2, text, ha="left", va="center", fontsize=11)
     return y - step
 
 
@@ -53,9 +58,15 @@ def arrow(ax, y, text):
 # as a character, not typeset, so that it draws the same in every browser.
 full = [head_colours[j // d_k] for j in range(d_model)]  # column j of a full-width matrix belongs to head j // d_k
 split = [head_colours[0]] * d_k + [None] + [head_colours[1]] * d_k
-fig, ax = plt.subplots(figsize=(4.6, 11), layout="constrained")
-y = matrix(ax, 0, [grey] * d_model, f"X {X.shape}")
-y = arrow(ax, y, f"× $W^Q$, $W^K$, $W^V$,\neach {params['W_q'].shape}")
+fig = plt.figure(figsize=(fig_w, fig_h))
+ax = fig.add_axes((0, 0, 1, 1))
+title = f"n = {n}, $d_{{model}}$ = {d_model}, h = {h}, $d_k$ = {d_k}"
+ax.text(fig_w / 2, fig_h - 0.08, title, ha="center", va="top", fontsize=12)
+y = matrix(ax, fig_h - 0.45, [grey] * d_model, f"X {X.shape}")
+for head, colour in enumerate(head_colours):  # the key, beside X
+    ax.add_patch(Rectangle((right, y + 0.33 - head * 0.22), 0.14, 0.14, facecolor=colour))
+    ax.text(right + 0.22, y + 0.4 - head * 0.22, f"head {head}", va="center", fontsize=11)
+y = arrow(ax, y, f"× $W^Q$, $W^K$, $W^V$ {params['W_q'].shape}")
 y = matrix(ax, y, full, f"Q {Q.shape}\n(K, V alike)")
 y = arrow(ax, y, f"split_heads: columns\n0–{d_k - 1} to head 0,\n{d_k}–{d_model - 1} to head 1")
 y = matrix(ax, y, split, f"$Q_h$ {Q_h.shape}")
@@ -67,12 +78,8 @@ y = arrow(ax, y, "merge_heads:\nside by side again")
 y = matrix(ax, y, full, f"concat\n{concat.shape}")
 y = arrow(ax, y, f"× $W^O$ {params['W_o'].shape}:\nevery output column\nmixes both heads")
 y = matrix(ax, y, [mixed] * d_model, f"out {out.shape}")
-for head, colour in enumerate(head_colours):
-    ax.add_patch(Rectangle((-2.4 + head * 2.6, y - 0.9), 0.35, 0.35, facecolor=colour))
-    ax.text(-1.9 + head * 2.6, y - 0.72, f"head {head}", va="center", fontsize=11)
-ax.set_title(f"Multi-head attention:\nn = {n}, $d_{{model}}$ = {d_model}, h = {h}, $d_k$ = {d_k}", fontsize=12)
-ax.set_xlim(-2.6, width + 3.4)
-ax.set_ylim(y - 1.2, 0.2)
-ax.set_aspect("equal")
+assert y > 0.1, "the diagram must fit the figure"
+ax.set_xlim(0, fig_w)
+ax.set_ylim(0, fig_h)
 ax.axis("off")
-fig.savefig("heads.svg", bbox_inches="tight", pad_inches=0.1)
+fig.savefig("heads.svg")
