@@ -6,6 +6,7 @@ from attn import softmax, softmax_backward
 plt.rcParams.update({"font.size": 11, "legend.fontsize": 11})  # 10 pt or more at phone width
 
 # The measurement of 04_gradient.py, same seed and draw order: 10 keys per query, then 100.
+# A query is starved below a hundredth of the scaled head's median at the same width.
 rng = np.random.default_rng(1)
 n = 10
 rng.standard_normal(n)  # the vector 04_gradient.py uses for its check
@@ -16,52 +17,51 @@ for d_k in d_ks:
     keys = rng.standard_normal((2_000, n, d_k))
     upstream = rng.standard_normal((2_000, n))
     scores = np.einsum("nd,nkd->nk", queries, keys)  # (2000, n)
+    dq = {}  # per variant: (2000,)
     for name, scale in ("unscaled", 1.0), ("scaled", 1 / np.sqrt(d_k)):
         p = softmax(scale * scores)
         J = p[:, :, None] * np.eye(n) - p[:, :, None] * p[:, None, :]  # (2000, n, n)
         dz = np.einsum("qij,qi->qj", J, upstream)  # (2000, n)
-        dq = np.linalg.norm(scale * np.einsum("qj,qjd->qd", dz, keys), axis=1)  # (2000,)
+        dq[name] = np.linalg.norm(scale * np.einsum("qj,qjd->qd", dz, keys), axis=1)
         measured = {
             "J": np.linalg.norm(J, axis=(1, 2)).mean(),
             "dz": np.linalg.norm(dz, axis=1).mean(),
-            "q mean": dq.mean(),
-            "q median": np.median(dq),
-            "q small": 100 * (dq < 0.01).mean(),
+            "q mean": dq[name].mean(),
+            "q median": np.median(dq[name]),
         }
         for quantity, value in measured.items():
             curves.setdefault((quantity, name), []).append(value)
+    for name in dq:
+        starved = dq[name] < 0.01 * np.median(dq["scaled"])
+        curves.setdefault(("q small", name), []).append(100 * starved.mean())
 for d_k in d_ks:  # 100 keys: 20 groups of 100 queries, each group sharing its keys
     queries = rng.standard_normal((20, 100, d_k))
     keys = rng.standard_normal((20, 100, d_k))
     upstream = rng.standard_normal((20, 100, 100))
     scores = queries @ keys.transpose(0, 2, 1)  # (20, 100, 100)
+    dq = {}  # per variant: (20, 100)
     for name, scale in ("unscaled", 1.0), ("scaled", 1 / np.sqrt(d_k)):
-        p = softmax(scale * scores)
-        dz = softmax_backward(upstream, p)  # (20, 100, 100)
-        dq = np.linalg.norm(scale * dz @ keys, axis=-1)  # (20, 100)
-        curves.setdefault(("q small 100", name), []).append(100 * (dq < 0.01).mean())
-        curves.setdefault(("q median 100", name), []).append(np.median(dq))
+        dz = softmax_backward(upstream, softmax(scale * scores))  # (20, 100, 100)
+        dq[name] = np.linalg.norm(scale * dz @ keys, axis=-1)
+    for name in dq:
+        starved = dq[name] < 0.01 * np.median(dq["scaled"])
+        curves.setdefault(("q small 100", name), []).append(100 * starved.mean())
 
 styles = ("unscaled", "tab:red", "o"), ("scaled", "tab:blue", "s")
 
-# The main result, in two rows: the share of starved queries, and the typical query's gradient.
-fig, (top, bottom) = plt.subplots(2, 1, figsize=(4, 6.6), layout="constrained", sharex=True)
+# The main result: the share of starved queries, against the width.
+fig, ax = plt.subplots(figsize=(4, 3.6), layout="constrained")
 for name, color, marker in styles:
     for keys_per_query, suffix, line in (10, "", "-"), (100, " 100", "--"):
         label = f"{name}, {keys_per_query} keys"
-        top.semilogx(d_ks, curves["q small" + suffix, name], line, marker=marker, color=color, label=label)
-        bottom.loglog(d_ks, curves["q median" + suffix, name], line, marker=marker, color=color)
-top.set_title("Starved queries (below 0.01)")
-top.set_ylabel("% of 2,000 random queries")
-top.set_ylim(-3, 100)
-top.legend(loc="upper left")
-bottom.axhline(0.01, color="gray", linestyle=":", label="starved below 0.01")
-bottom.set_title("The typical query's gradient")
-bottom.set_ylabel("median $\\|\\partial L / \\partial q\\|$ (log)")
-bottom.legend(loc="lower left")
-bottom.set_xlabel("$d_k$ (log scale)")
-bottom.set_xticks(d_ks, [str(d) for d in d_ks])
-bottom.minorticks_off()
+        ax.semilogx(d_ks, curves["q small" + suffix, name], line, marker=marker, color=color, label=label)
+ax.set_title("Starved queries")
+ax.set_ylabel("% of 2,000 random queries")
+ax.set_ylim(-3, 100)
+ax.legend(loc="upper left")
+ax.set_xlabel("$d_k$ (log scale)")
+ax.set_xticks(d_ks, [str(d) for d in d_ks])
+ax.minorticks_off()
 fig.savefig("starved_share.svg")
 
 # The detail, 10 keys per query: at the scores, and at the query.
