@@ -3,17 +3,17 @@ import numpy as np
 
 import attn
 
-# The decoder-only model above: its sizes, and its weights drawn with seed 0. Everything below is plain numpy.
+# The decoder-only model above: its sizes, and its weights drawn with seed 0.
 config = attn.Config(vocab=12, d_model=16, h=2, d_ff=32, N=2, pad=0)
-params = attn.init_decoder_only(np.random.default_rng(0), config)  # {"embedding": E, "layers": [N dicts]}
+params = attn.init_decoder_only(np.random.default_rng(0), config)  # E and N layers of weights
 tokens = np.array([[1, 5, 7, 2, 9, 4]])  # (b, n) = (1, 6): one sequence, no padding
 
 
 # %% embed
 def embed(tokens, E):
-    """Token ids (b, n) -> vectors (b, n, d_model): a row of E, scaled, plus its position's encoding."""
+    """Token ids (b, n) -> vectors (b, n, d_model): a row of E, scaled, plus a position."""
     n, d_model = tokens.shape[-1], E.shape[1]
-    angle = np.arange(n)[:, None] / 10000 ** (np.arange(0, d_model, 2) / d_model)  # (n, d_model / 2)
+    angle = np.arange(n)[:, None] / 10000 ** (np.arange(0, d_model, 2) / d_model)  # (n, d_model/2)
     pe = np.zeros((n, d_model))  # (n, d_model): sin in the even columns, cos in the odd
     pe[:, 0::2], pe[:, 1::2] = np.sin(angle), np.cos(angle)
     return E[tokens] * np.sqrt(d_model) + pe  # (b, n, d_model)
@@ -38,9 +38,9 @@ def multi_head(x, p, h):
     heads = []
     for i in range(h):
         cols = slice(i * d_k, (i + 1) * d_k)  # head i's columns of W^Q, W^K and W^V
-        q, k, v = x @ p["W_q"][:, cols], x @ p["W_k"][:, cols], x @ p["W_v"][:, cols]  # (b, n, d_k) each
+        q, k, v = (x @ p[w][:, cols] for w in ("W_q", "W_k", "W_v"))  # (b, n, d_k) each
         heads.append(attention_head(q, k, v))  # (b, n, d_v)
-    return np.concatenate(heads, axis=-1) @ p["W_o"]  # (b, n, h d_v) @ (h d_v, d_model) -> (b, n, d_model)
+    return np.concatenate(heads, axis=-1) @ p["W_o"]  # (b, n, h d_v) @ (h d_v, d_model)
 
 
 # %% ffn
@@ -82,7 +82,7 @@ print("next-token probabilities:", p_next.round(3))
 
 # %% check
 # The same logits as the library's model, on the same weights.
-assert np.abs(logits - attn.forward_decoder_only(params, tokens, config)).max() <= 1e-12
+assert np.abs(logits - attn.forward_decoder_only(params, tokens, config)).max() <= 1e-12, "differs from attn"
 
 # At initialisation every bias is 0 and every gain 1: random ones make every parameter count.
 rng = np.random.default_rng(1)
@@ -94,11 +94,10 @@ for layer in params["layers"]:
             if w.ndim == 1:  # b_1 (d_ff,), b_2, gamma, beta (d_model,)
                 ws[name] = w + rng.standard_normal(w.shape)
 batch = rng.integers(1, config.vocab, size=(3, 7))  # (3, 7): three sequences, none holding token 0
-ours, library = model(batch, varied, config.h), attn.forward_decoder_only(varied, batch, config)  # (3, 7, 12) each
-assert np.abs(ours - library).max() <= 1e-12, "differs from attn.forward_decoder_only"
+ours = model(batch, varied, config.h)  # (3, 7, 12)
+assert np.abs(ours - attn.forward_decoder_only(varied, batch, config)).max() <= 1e-12, "differs from attn"
 
 # One head at a time is the library's batched split into heads.
-x = embed(tokens, params["embedding"])  # (1, 6, 16)
-mask = attn.causal_mask(tokens.shape[-1])  # (6, 6)
-library_heads = attn.multi_head_attention(x, x, params["layers"][0]["self_attn"], config.h, mask=mask)
-assert np.abs(multi_head(x, params["layers"][0]["self_attn"], config.h) - library_heads).max() <= 1e-12
+x, p = embed(tokens, params["embedding"]), params["layers"][0]["self_attn"]  # (1, 6, 16), W^Q, W^K, W^V, W^O
+library_heads = attn.multi_head_attention(x, x, p, config.h, mask=attn.causal_mask(6))  # (1, 6, 16)
+assert np.abs(multi_head(x, p, config.h) - library_heads).max() <= 1e-12, "differs from attn"
