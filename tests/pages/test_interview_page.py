@@ -3,12 +3,12 @@
 Each question of docs/16-interview-questions.md is a numbered ``###`` heading with an id of its own,
 listed in the page's index of questions. Its answer sits in a closed fold (``??? success "Answer"``)
 right under the heading, so a reader can try first: three to six sentences that tie at least one
-number to a snippet, then a one-paragraph "A strong answer mentions:" checklist that links to the
-section teaching it (a page at an anchor), then the anchor ``{ #ID-answer }`` that a link uses to
-open the fold. Folds nested in the answer (the code) are not part of it. The "Spot the bug" cases
-are ``### Bug N · ...`` headings, each with a run block, its output, a tied consequence and a
-folded fix. The sentence count is a heuristic (abbreviations such as "et al." are masked first);
-the tests below pin it on small cases.
+number to a snippet, and the anchor ``{ #ID-answer }`` that a link uses to open the fold. Folds
+nested in the answer (the code) are not part of it. After the fold, in view, comes a one-paragraph
+"A strong answer mentions:" checklist that links to the section teaching it (a page at an anchor).
+The "Spot the bug" cases are ``### Bug N · ...`` headings, each with a run block, its output, a tied
+consequence and a folded fix. The sentence count is a heuristic (abbreviations such as "et al." are
+masked first); the tests below pin it on small cases.
 """
 
 from __future__ import annotations
@@ -74,7 +74,8 @@ def _prose(lines: list[str]) -> str:
 
 def questions(markdown: str) -> list[dict]:
     """Each question: number, title, id; the fold that opens it (None if the answer is not folded);
-    its answer (prose before the checklist), checklist and anchor (the fold's own ``{ #... }``)."""
+    its answer (the fold's prose), the fold's own anchors (``{ #... }``), the checklist in view after
+    the fold, and any checklist left inside the fold."""
     found = _sections(markdown, _HEADING)
     for question in found:
         lines = question.pop("lines")
@@ -82,26 +83,32 @@ def questions(markdown: str) -> list[dict]:
         first = lines[body_start] if body_start < len(lines) else ""
         fold = _FOLD.match(first)
         question["fold"] = fold["mark"] if fold and fold["title"] == "Answer" else None
-        answer, checklist, anchors, part = [], [], [], "answer"
-        for line in lines[body_start + 1 if question["fold"] else body_start :]:
-            inner = line[4:] if question["fold"] else line
-            if question["fold"] and line.strip() and not line.startswith("    "):
-                break  # the fold ended
-            if inner.startswith(" ") or _FOLD.match(inner):
-                part = "nested" if inner.strip() else part  # a fold inside the answer: the code
-                continue
-            if inner.startswith(CHECKLIST):
-                part = "checklist"
-            if re.fullmatch(r"\{ #[a-z0-9-]+ \}", inner.strip()):
-                anchors.append(inner.strip()[3:-2])
-                part = "after"
-                continue
-            if part == "answer":
-                answer.append(inner)
-            elif part == "checklist":
-                checklist.append(inner)
+        answer, folded_checklist, checklist, anchors, part = [], [], [], [], "answer"
+        rest = lines[body_start + 1 if question["fold"] else body_start :]
+        end = len(rest)
+        if question["fold"]:
+            end = next((i for i, line in enumerate(rest) if line.strip() and not line.startswith("    ")), len(rest))
+            for line in rest[:end]:
+                inner = line[4:]
+                if inner.startswith(" ") or _FOLD.match(inner):
+                    continue  # a fold inside the answer: the code
+                if re.fullmatch(r"\{ #[a-z0-9-]+ \}", inner.strip()):
+                    anchors.append(inner.strip()[3:-2])
+                    continue
+                if inner.startswith(CHECKLIST):
+                    part = "folded checklist"
+                (answer if part == "answer" else folded_checklist).append(inner)
+        in_checklist = False
+        for line in rest[end:]:
+            if line.startswith(CHECKLIST):
+                in_checklist = True
+            elif not line.strip():
+                in_checklist = False
+            if in_checklist:
+                checklist.append(line)
         question["answer"] = _prose(answer)
         question["checklist"] = _prose(checklist)
+        question["folded_checklist"] = _prose(folded_checklist)
         question["anchors"] = anchors
     return found
 
@@ -169,7 +176,8 @@ def test_every_answer_ties_a_computed_number_and_its_checklist_links_to_a_sectio
     for q in page_questions:
         ties = [t.op for t in tie_texts(q["answer"])]
         assert "=" in ties, f"question {q['number']} ties no computed number"
-        assert q["checklist"].startswith(CHECKLIST), f"question {q['number']} has no checklist"
+        assert not q["folded_checklist"], f"question {q['number']}: the checklist is inside the fold, out of view"
+        assert q["checklist"].startswith(CHECKLIST), f"question {q['number']} has no checklist after its fold"
         assert len(sentences(q["checklist"])) <= 2, f"question {q['number']}: the checklist is not one line"
         targets = [m["target"] for m in _LINK.finditer(q["checklist"])]
         assert any(_SECTION_LINK.match(t) for t in targets), (
@@ -204,11 +212,11 @@ def test_sentences_are_counted_as_a_reader_counts_them(text, count):
 
 
 _GOOD = (
-    '### 1. A question? { #a }\n\n??? success "Answer"\n    One {{ 1 = x }}. Two. Three.\n\n'
+    '### 1. A question? { #a }\n\n??? success "Answer"\n    One {{ 1 = x }}. Two.\n    { #a-answer }\n\n'
+    "    Three.\n\n"
     '    ??? example "code"\n        Hidden. Not. Counted. At. All. Here.\n\n'
-    "    **A strong answer mentions:** this · that.\n"
-    "    Taught in [section 02](02-one-head-by-hand.md#step-1-scores).\n"
-    "    { #a-answer }\n"
+    "**A strong answer mentions:** this · that.\n"
+    "Taught in [section 02](02-one-head-by-hand.md#step-1-scores).\n"
 )
 
 
@@ -217,6 +225,15 @@ def test_a_well_formed_question_is_read_in_its_parts():
     assert q["fold"] == "???" and q["anchors"] == ["a-answer"]
     assert q["answer"] == "One {{ 1 = x }}. Two. Three."
     assert q["checklist"].startswith(CHECKLIST) and "section 02" in q["checklist"]
+    assert q["folded_checklist"] == ""
+
+
+_FOLDED_CHECKLIST = (
+    '### 1. A question? { #a }\n\n??? success "Answer"\n    One {{ 1 = x }}. Two. Three.\n\n'
+    "    **A strong answer mentions:** this · that.\n"
+    "    Taught in [section 02](02-one-head-by-hand.md#step-1-scores).\n"
+    "    { #a-answer }\n"
+)
 
 
 @pytest.mark.parametrize(
@@ -226,6 +243,7 @@ def test_a_well_formed_question_is_read_in_its_parts():
         (_GOOD.replace('??? success "Answer"', '???+ success "Answer"'), "fold"),
         (_GOOD.replace("    { #a-answer }\n", ""), "anchors"),
         (_GOOD.replace("**A strong answer mentions:**", "Mentions:"), "checklist"),
+        (_FOLDED_CHECKLIST, "checklist"),
     ],
 )
 def test_a_question_with_a_missing_piece_is_caught(page, broken):
@@ -236,6 +254,9 @@ def test_a_question_with_a_missing_piece_is_caught(page, broken):
         assert q["anchors"] == []
     else:
         assert not q["checklist"].startswith(CHECKLIST)
+    if page is _FOLDED_CHECKLIST:
+        assert q["folded_checklist"].startswith(CHECKLIST) and q["anchors"] == ["a-answer"]
+        assert q["answer"] == "One {{ 1 = x }}. Two. Three."
 
 
 def test_a_bug_without_a_folded_fix_or_a_tie_is_caught():
