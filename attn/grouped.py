@@ -101,7 +101,7 @@ def mean_pool_kv_heads(params, h, groups):
     W_q and W_o copied and W_k, W_v (d_model, groups * d_k): the key (value)
     projection of group i is the mean of those of heads i * h/groups ..
     (i + 1) * h/groups - 1. groups = h returns the projections unchanged.
-    This is the checkpoint conversion of Ainslie et al. (2023, section 2.1).
+    This is the checkpoint conversion of Ainslie et al. (2023, section 2.2).
 
     >>> w = np.array([[1.0, 3.0, 5.0, 7.0]])  # d_model = 1, h = 4 heads of width 1
     >>> mean_pool_kv_heads({"W_q": w, "W_k": w, "W_v": w, "W_o": w.T}, h=4, groups=2)["W_k"]
