@@ -99,8 +99,7 @@ class SnipcheckPlugin(BasePlugin[SnipcheckConfig]):
         # A build does not wait here for its live snippets (``_complete`` does, at the latest in on_env).
         build = self.engine.build(pages, read_problems=unreadable, wait_live=self.serving)
         self.files, self.use_directory_urls, self.site_url = files, config.use_directory_urls, config.site_url or ""
-        published = published_site_url(config.config_file_path) if self.serving else self.site_url
-        self.requires = resolve_requires(self.config.notebook_requires, files, published or self.site_url)
+        self.requires = resolve_requires(self.config.notebook_requires, files, published_site_url(config, self.serving))
         self.generated_verification = files.get_file_from_path(VERIFICATION_PAGE) is None
         before = self.staged.pages
         self._take(build)

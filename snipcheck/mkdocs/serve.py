@@ -69,17 +69,18 @@ def stop_on_terminate() -> None:
         signal.signal(signal.SIGTERM, _interrupt)
 
 
-def published_site_url(config_file: str | None) -> str:
-    """The ``site_url`` the configuration file gives, which ``mkdocs serve`` replaces with its own
-    address (a port that changes from one start to the next). A notebook's set-up cell installs the
-    package from the published site, in a preview as in the build: the notebook is then the same
-    file, and mkdocs-jupyter's cache of its conversion serves both."""
-    if not config_file:
-        return ""
+def published_site_url(config, serving: bool) -> str:
+    """``config.site_url``, but under ``mkdocs serve`` (``serving``) the one the configuration file
+    gives, which serve replaces with its own address (a port that changes from one start to the
+    next). A notebook's set-up cell installs the package from the published site, in a preview as
+    in the build: the notebook is then the same file, and mkdocs-jupyter's cache of its conversion
+    serves both."""
+    if not serving or not config.config_file_path:
+        return config.site_url or ""
     from mkdocs.utils.yaml import yaml_load  # MkDocs' own reader: ``!ENV`` and ``INHERIT`` as a build reads them
 
-    with open(config_file, "rb") as file:
-        return str(yaml_load(file).get("site_url") or "")
+    with open(config.config_file_path, "rb") as file:
+        return str(yaml_load(file).get("site_url") or config.site_url or "")
 
 
 class Trigger:

@@ -401,13 +401,14 @@ def test_the_filtered_loggers_are_the_ones_the_builders_log_on(module):
     [
         ("site_url: https://example.org/a/\n", {}, "https://example.org/a/"),
         ("site_url: !ENV [SITE_URL, 'https://example.org/a/']\n", {"SITE_URL": "https://fork.example/b/"}, "https://fork.example/b/"),
-        ("site_name: t\n", {}, ""),
+        ("site_name: t\n", {}, "http://127.0.0.1:8123/"),
     ],
-    ids=["given", "from the environment", "none"],
+    ids=["given", "from the environment", "none: serve's own"],
 )
-def test_the_published_site_url_is_the_configuration_file_s(tmp_path, monkeypatch, settings, environment, published):
+def test_under_serve_the_site_url_is_the_configuration_file_s(tmp_path, monkeypatch, settings, environment, published):
     for name, value in environment.items():
         monkeypatch.setenv(name, value)
     (tmp_path / "mkdocs.yml").write_text(settings, encoding="utf-8")
-    assert published_site_url(str(tmp_path / "mkdocs.yml")) == published
-    assert published_site_url(None) == ""
+    config = type("Config", (), {"config_file_path": str(tmp_path / "mkdocs.yml"), "site_url": "http://127.0.0.1:8123/"})()
+    assert published_site_url(config, serving=True) == published
+    assert published_site_url(config, serving=False) == "http://127.0.0.1:8123/"  # a build's, as given
