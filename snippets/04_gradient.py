@@ -122,6 +122,7 @@ long_small_unscaled, long_small_scaled = np.array(long_small["unscaled"]), np.ar
 long_median_unscaled = np.array(long_median["unscaled"])
 long_median_scaled = np.array(long_median["scaled"])
 long_pct_small_unscaled = np.floor(100 * long_small_unscaled / n_queries + 0.5)  # whole percent, halves up
+long_frozen_pct_unscaled = np.round(100 * np.array(long_frozen["unscaled"]) / n_queries)  # whole percent
 assert max(long_frozen["scaled"]) == 0, "a scaled softmax is saturated"
 assert max(long_small_scaled) == 0, "a scaled query is starved"
 assert np.all(np.diff(long_frozen["unscaled"]) > 0), "the saturated share does not grow with d_k"
