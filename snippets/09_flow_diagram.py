@@ -4,16 +4,18 @@ from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
 from attn import Config, encode, forward, forward_decoder_only, init_decoder_only, init_transformer
 
-# The sizes of 09_decoder_only.py; one forward pass of each kind gives every shape drawn.
+# The sizes and inputs of the page's worked examples, 09_forward.py (a batch of two sentence
+# pairs) and 09_decoder_only.py (one sequence); one forward pass of each gives every shape drawn.
 config = Config(vocab=12, d_model=16, h=2, d_ff=32, N=2, pad=0)
 rng = np.random.default_rng(0)
-source, target_in = np.array([[3, 8, 5, 2, 7]]), np.array([[1, 4, 6, 9]])  # (1, 5), (1, 4)
+source = np.array([[5, 7, 2, 9, 4], [8, 3, 6, 0, 0]])  # (2, 5), 0 pads
+target_in = np.array([[1, 6, 6, 3], [1, 9, 5, 0]])  # (2, 4): the target shifted right
 both = init_transformer(rng, config)
-memory = encode(both, source, config)  # (1, 5, d_model)
-logits = forward(both, source, target_in, config)  # (1, 4, vocab)
-tokens = np.concatenate([source, target_in], axis=1)  # (1, 9): one sequence holds it all
+memory = encode(both, source, config)  # (2, 5, d_model)
+logits = forward(both, source, target_in, config)  # (2, 4, vocab)
+tokens = np.array([[1, 5, 7, 2, 9, 4]])  # (1, 6): one sequence holds prompt and continuation
 only = init_decoder_only(rng, config)
-logits_only = forward_decoder_only(only, tokens, config)  # (1, 9, vocab)
+logits_only = forward_decoder_only(only, tokens, config)  # (1, 6, vocab)
 
 
 # Drawn in inches, 4.3 wide with 12.2 pt text: shown 342 px wide on a 390 px phone, every label

@@ -107,12 +107,15 @@ def validation_loss(params):
 
 # %% train
 state, losses, curve = init_adam(params), [], []
+saved = {}  # the weights at two earlier steps, to sample from later
 for step in range(1, steps + 1):
     starts = rng.integers(0, len(train_ids) - n - 1, batch)
     x = train_ids[starts[:, None] + np.arange(n + 1)]  # (batch, n + 1): a random slice of the text
     loss, grads = decoder_only_loss_and_gradients(params, x, config, rng)
     params, state = adam_step(params, grads, state, learning_rate(step, config.d_model, warmup))
     losses.append(loss)
+    if step in (50, 150):
+        saved[step] = params  # adam_step returns new arrays: these stay as they were
     if step % 50 == 0:
         curve.append((step, validation_loss(params)))
 valid_loss = curve[-1][1]
@@ -175,6 +178,17 @@ for temperature in (0.5, 1.0, 1.5):
     samples[temperature] = "".join(chars[i] for i in drawn)
     print(f"--- T = {temperature}")
     print(samples[temperature])
+
+# %% progress
+saved[steps] = params
+at_step = dict(curve)  # step -> validation loss
+checkpoint_loss = np.array([at_step[step] for step in saved])  # steps 50, 150, 400
+for step, snapshot in saved.items():
+    drawn = sample_generate(snapshot, start, config, 100, np.random.default_rng(1), 1.0, context=n)
+    print(f"--- step {step}, validation loss {at_step[step]:.2f}")
+    print("".join(chars[i] for i in drawn))
+assert samples[1.0].startswith("".join(chars[i] for i in drawn))  # the same draw as T = 1.0 above
+assert checkpoint_loss[0] < unigram_loss and checkpoint_loss[1] < bigram_loss
 
 # %% heads-figure
 line_at = text[split:].index("bane,\nTill")
