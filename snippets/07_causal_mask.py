@@ -3,13 +3,14 @@ import numpy as np
 
 from attn import causal_mask, scaled_dot_product_attention
 
-# The example of section 03: same seed, same draws in the same order.
+# The example of section 03: same seed, same draws in the same order, same scale.
 seed, n, d_model, d_k, d_v = 1, 4, 8, 4, 4
 rng = np.random.default_rng(seed)
 X = rng.standard_normal((n, d_model))  # (n, d_model)
-W_q = rng.standard_normal((d_model, d_k))  # first,
-W_k = rng.standard_normal((d_model, d_k))  # second,
-W_v = rng.standard_normal((d_model, d_v))  # third
+scale = 1 / np.sqrt(d_model)  # each weight gets variance 1 / d_model
+W_q = rng.standard_normal((d_model, d_k)) * scale  # first,
+W_k = rng.standard_normal((d_model, d_k)) * scale  # second,
+W_v = rng.standard_normal((d_model, d_v)) * scale  # third
 Q, K, V = X @ W_q, X @ W_k, X @ W_v  # (n, d_k), (n, d_k), (n, d_v)
 
 # %% mask
@@ -35,6 +36,9 @@ last_row_all_positive = bool((weights[-1] > 0).all())  # the last token: nothing
 _, unmasked_weights = scaled_dot_product_attention(Q, K, V, return_weights=True)
 last_row_unchanged = bool(np.allclose(weights[-1], unmasked_weights[-1]))
 assert last_row_all_positive and last_row_unchanged, "the mask hides nothing from the last token"
+kept = unmasked_weights[2, :3]  # (3,): token 2's weights, without the mask, on the keys the mask leaves it
+assert np.allclose(weights[2, :3], kept / kept.sum()), "the kept weights keep their ratios and sum to 1"
+assert weights[2].argmax() == 0 != unmasked_weights[2].argmax()  # the mask changes token 2's favourite
 
 print("future entries:", n_future, " all exactly 0.0:", all_future_exactly_zero)
 print("row sums:", row_sums.round(12))

@@ -15,11 +15,11 @@ def attention(q, k, v, mask=None):
     return weights @ v, weights
 
 
-# The example of section 03 again: same seed, same draws, same order.
+# The example of section 03 again: same seed, same draws, same order, variance 1 / d_model.
 seed, n, d_model, d_k, d_v = 1, 4, 8, 4, 4
 rng = np.random.default_rng(seed)
 X = rng.standard_normal((n, d_model))  # (n, d_model)
-W_q, W_k, W_v = (rng.standard_normal((d_model, d)) for d in (d_k, d_k, d_v))
+W_q, W_k, W_v = (rng.standard_normal((d_model, d)) / np.sqrt(d_model) for d in (d_k, d_k, d_v))
 Q, K, V = X @ W_q, X @ W_k, X @ W_v  # (n, d_k), (n, d_k), (n, d_v)
 mask = causal_mask(n)  # (n, n), True where key j <= query i
 
