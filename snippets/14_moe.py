@@ -47,6 +47,8 @@ balance = {
 balance_uniform, balance_router, balance_collapsed, balance_collapsed_top1 = balance.values()
 for name, value in balance.items():
     print(f"balance loss, {name}: {value:.3f}")
+
+# %% ceiling
 # Each token adds at most 1 of its k assignments to an expert, so f_i <= 1/k and the loss <= E/k.
 assert np.isclose(balance_collapsed, E / k), "every token on the same k experts reaches the cap E/k"
 assert max(balance_uniform, balance_router) <= E / k, "top-k caps the loss at E/k"
