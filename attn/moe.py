@@ -87,8 +87,10 @@ def load_balancing_loss(probs, chosen):
     """Switch Transformer's auxiliary loss, E * sum_i f_i P_i, over every token given.
 
     probs: (..., n, E) router probabilities, chosen: (..., n, k) expert
-    indices -> float: 1 for a perfectly uniform router, E for one that sends
-    every token to one expert with probability 1. Multiply by a coefficient
+    indices -> float: 1 for a perfectly uniform router; at most E/k, since f_i
+    counts all k assignments of each token and no expert gets more than 1/k of
+    them (E for a top-1 router that sends every token to one expert with
+    probability 1). Multiply by a coefficient
     (alpha = 0.01 in Fedus et al. 2022, section 2.2) before adding it to the loss.
 
     >>> load_balancing_loss(np.full((4, 2), 0.5), np.array([[0], [1], [0], [1]]))  # uniform

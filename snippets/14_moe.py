@@ -36,16 +36,22 @@ assert same_as_loop, "moe_feed_forward must equal the loop over tokens"
 uniform_probs = np.full((tokens, E), 1 / E)
 uniform_chosen = np.arange(tokens * k).reshape(tokens, k) % E  # (tokens, k): each expert 4 times
 collapsed_probs = np.zeros((tokens, E))
-collapsed_probs[:, 0] = 1.0  # the router always prefers expert 0...
-collapsed_chosen = np.zeros((tokens, 1), dtype=int)  # ...and, top-1, sends every token there
+collapsed_probs[:, 0] = 1.0  # the router always prefers expert 0
+collapsed_chosen = np.argsort(-collapsed_probs, axis=-1, kind="stable")[:, :k]  # (tokens, k): 0, then 1
 balance = {
     "uniform": load_balancing_loss(uniform_probs, uniform_chosen),
     "this router": load_balancing_loss(probs, chosen),
-    "collapsed": load_balancing_loss(collapsed_probs, collapsed_chosen),
+    "collapsed, top-2": load_balancing_loss(collapsed_probs, collapsed_chosen),
+    "collapsed, top-1": load_balancing_loss(collapsed_probs, collapsed_chosen[:, :1]),
 }
-balance_uniform, balance_router, balance_collapsed = balance.values()
+balance_uniform, balance_router, balance_collapsed, balance_collapsed_top1 = balance.values()
 for name, value in balance.items():
     print(f"balance loss, {name}: {value:.3f}")
+
+# %% ceiling
+# Each token adds at most 1 of its k assignments to an expert, so f_i <= 1/k and the loss <= E/k.
+assert np.isclose(balance_collapsed, E / k), "every token on the same k experts reaches the cap E/k"
+assert max(balance_uniform, balance_router) <= E / k, "top-k caps the loss at E/k"
 
 # %% capacity
 factors = [0.5, 1.0, 1.25, 2.0]
