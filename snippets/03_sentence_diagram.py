@@ -43,7 +43,7 @@ for _ in range(steps):
     out = scaled_dot_product_attention(Q, K, V_train)  # (64, n, d_v)
     losses.append(((out - target) ** 2).mean())
     d_out = 2 * (out - target) / target.size  # the gradient of that mean squared error
-    dQ, dK, _ = attention_backward(d_out, Q, K, V_train)  # section 10 derives these
+    dQ, dK, _ = attention_backward(d_out, Q, K, V_train)  # page 10 derives these
     grads = {"W_q": np.einsum("bnd,bnk->dk", X_train, dQ), "W_k": np.einsum("bnd,bnk->dk", X_train, dK)}
     trained, state = adam_step(trained, grads, state, lr=0.05)
 print(f"mean squared error: {losses[0]:.3f} at step 1, {losses[-1]:.4f} at step {len(losses)}")

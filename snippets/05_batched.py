@@ -7,7 +7,7 @@ seed = 1
 n, d_model, h = 4, 8, 2
 d_k = d_v = d_model // h
 rng = np.random.default_rng(seed)
-X = rng.standard_normal((n, d_model))  # (n, d_model): the four tokens of section 03
+X = rng.standard_normal((n, d_model))  # (n, d_model): the four tokens of page 03
 params = init_multi_head(rng, d_model)  # W_q, W_k, W_v, W_o: each (d_model, d_model)
 W_q, W_k, W_v, W_o = (params[name] for name in ("W_q", "W_k", "W_v", "W_o"))
 

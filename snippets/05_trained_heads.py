@@ -29,7 +29,7 @@ def train(h, seed=seed, steps=steps):
     for _ in range(steps):
         out = multi_head_attention(X, X, params, h)  # (243, n, d_model)
         d_out = 2 * (out - T) / (len(X) * n)  # the loss's gradient with respect to out
-        _, _, grads = multi_head_attention_backward(d_out, X, X, params, h)  # section 10 derives it
+        _, _, grads = multi_head_attention_backward(d_out, X, X, params, h)  # page 10 derives it
         params, state = adam_step(params, grads, state, lr)
     return params, float(((multi_head_attention(X, X, params, h) - T) ** 2).sum(axis=-1).mean())
 

@@ -3,7 +3,7 @@ import numpy as np
 
 from attn import causal_mask, scaled_dot_product_attention
 
-rng = np.random.default_rng(1)  # section 03's example: X, then W_q, W_k, W_v of variance 1 / d_model
+rng = np.random.default_rng(1)  # page 03's example: X, then W_q, W_k, W_v of variance 1 / d_model
 X = rng.standard_normal((4, 8))
 W_q, W_k, W_v = (rng.standard_normal((8, 4)) / np.sqrt(8) for _ in range(3))
 Q, K, V = X @ W_q, X @ W_k, X @ W_v

@@ -3,7 +3,7 @@ import numpy as np
 
 from attn import causal_mask, scaled_dot_product_attention
 
-# The example of section 03: same seed, same draws in the same order, same scale.
+# The example of page 03: same seed, same draws in the same order, same scale.
 seed, n, d_model, d_k, d_v = 1, 4, 8, 4, 4
 rng = np.random.default_rng(seed)
 X = rng.standard_normal((n, d_model))  # (n, d_model)

@@ -15,7 +15,7 @@ def attention(q, k, v, mask=None):
     return weights @ v, weights
 
 
-# The example of section 03 again: same seed, same draws, same order, variance 1 / d_model.
+# The example of page 03 again: same seed, same draws, same order, variance 1 / d_model.
 seed, n, d_model, d_k, d_v = 1, 4, 8, 4, 4
 rng = np.random.default_rng(seed)
 X = rng.standard_normal((n, d_model))  # (n, d_model)

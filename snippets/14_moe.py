@@ -91,7 +91,7 @@ print(f"the experts hold {expert_pct}% of the total")
 
 # %% flops
 # A forward pass does about 2 FLOPs per weight it multiplies by (one multiply, one add); the
-# embedding is a lookup, not a product. Attention over the context comes on top (section 08).
+# embedding is a lookup, not a product. Attention over the context comes on top (page 08).
 flops_moe = 2 * (counts["active"] - counts["embedding"])
 flops_dense = 2 * (counts["total"] - counts["embedding"])  # a dense model of the same total
 flops_ratio = flops_moe / flops_dense

@@ -18,7 +18,7 @@ q, k, v = rng.standard_normal((3, n, d))  # (n, d) each
 b_r, b_c = flash_block_sizes(d, sram)
 out_flash, lse, flash = flash_attention_io(q, k, v, sram)
 out_std, standard = standard_attention_io(q, k, v)
-tiled = blockwise_attention(q, k, v, block_size=b_r, key_block_size=b_c)  # the online softmax of section 08
+tiled = blockwise_attention(q, k, v, block_size=b_r, key_block_size=b_c)  # the online softmax of page 08
 same_output = bool(max(np.abs(out_flash - tiled).max(), np.abs(out_flash - out_std).max()) <= 1e-12)
 counted = (flash.reads, flash.writes) == flash_hbm_accesses(n, d, sram)
 counted_std = (standard.reads, standard.writes) == standard_hbm_accesses(n, d)

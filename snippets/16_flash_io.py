@@ -7,7 +7,7 @@ from attn import flash_attention_io, flash_hbm_accesses, softmax, standard_hbm_a
 n, d = 4096, 64
 standard_kept = n * n  # the (n, n) weights P, stored for the backward pass
 flash_kept = 2 * n  # m and l of every row
-# HBM accesses of Algorithms 0 and 1 of Dao et al. (2022), counted exactly (section 15).
+# HBM accesses of Algorithms 0 and 1 of Dao et al. (2022), counted exactly (page 15).
 M = 100 * 1024 // 2  # about 100 KiB of SRAM, in 16-bit elements
 standard_io = sum(standard_hbm_accesses(n, d))
 flash_io = sum(flash_hbm_accesses(n, d, M))

@@ -3,7 +3,7 @@ import numpy as np
 from attn import count_parameters, init_moe, moe_feed_forward, route_top_k
 
 # A mixture-of-experts layer: E SwiGLU experts and a router that picks the top k per token
-# (section 14 builds it and checks it against a loop over tokens).
+# (page 14 builds it and checks it against a loop over tokens).
 rng = np.random.default_rng(0)
 n, d_model, d_ff, E, k = 16, 32, 128, 8, 2
 layer = init_moe(rng, d_model, d_ff, E)
