@@ -97,7 +97,11 @@ OVERFLOW_JS = """() => ({scroll: document.documentElement.scrollWidth, client: d
            && !e.closest("pre, .md-typeset__table, .md-typeset__scrollwrap, .math-block, .highlight, "
                          + ".jp-OutputArea, .jp-InputArea, .tabbed-labels");
   }).slice(0, 5).map((e) => e.tagName.toLowerCase()
-    + (e.className && typeof e.className === "string" ? "." + e.className.split(" ").join(".") : ""))})"""
+    + (e.className && typeof e.className === "string" ? "." + e.className.split(" ").join(".") : "")),
+  clipped_code: Array.from(document.querySelectorAll("article pre > code"))
+    .filter((c) => c.checkVisibility() && c.scrollWidth > c.clientWidth + 1)
+    .map((c) => (c.closest(".highlight")?.querySelector(".filename")?.textContent || "a code block")
+      + ": " + c.scrollWidth + " px of lines in " + c.clientWidth + " px").slice(0, 5)})"""
 
 
 @dataclass
