@@ -8,9 +8,9 @@ keys = np.array(
     [
         [1.0, 0.0],  # "red"
         [0.0, 1.0],  # "green"
-        [-1.0, 0.0],
+        [-1.0, 0.0],  # "blue"
     ]
-)  # "blue"
+)
 values = np.array([[10.0], [20.0], [30.0]])  # (n, d_v) with d_v = 1
 
 query = np.array([[0.5, 2.0]])  # (1, d_k): mostly "green", a little "red"
