@@ -132,7 +132,10 @@ fig.savefig("sentence.svg")
 
 # %% compare
 fig, axes = plt.subplots(2, 1, figsize=(4.6, 8.4), layout="constrained")
-panels = ((weights, "Before training: random weights"), (trained_weights, f"After {steps} steps: the word before"))
+panels = (
+    (weights, "Attention weights of an untrained head"),
+    (trained_weights, f"After {steps} training steps: the word before"),
+)
 for ax, (matrix, title) in zip(axes, panels, strict=True):
     image = ax.imshow(matrix, cmap="Oranges", vmin=0, vmax=1)
     for (i, j), value in np.ndenumerate(matrix):
