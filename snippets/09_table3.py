@@ -46,3 +46,4 @@ big_low, big_high = low["big"], high["big"]
 overlap = big_high >= common_low and big_low <= common_high
 print(f"one vocab fits every row but big: {common_low:,} to {common_high:,}")
 assert not overlap, "the base rows and big must need different vocabularies"
+assert big_high < common_low, "big needs the smaller vocabulary"
