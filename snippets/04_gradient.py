@@ -35,24 +35,27 @@ frozen_below = 0.01  # a softmax is saturated when ||J||_F is below this
 starved_fraction = 0.01  # a query is starved below this fraction of the scaled median
 jac, frozen, frozen_count, grad = {}, {}, {}, {}  # per variant, one value per d_k
 q_mean, q_median, q_small, q_top = {}, {}, {}, {}
+frozen_fed = []  # unscaled: frozen softmaxes whose query is not starved, per d_k
 for d_k in d_ks:
     queries = rng.standard_normal((n_queries, d_k))  # (n_queries, d_k)
     keys = rng.standard_normal((n_queries, n, d_k))  # (n_queries, n, d_k)
     upstream = rng.standard_normal((n_queries, n))  # dL/dp, from above
     scores = np.einsum("nd,nkd->nk", queries, keys)  # (n_queries, n)
-    q_norms = {}  # per variant: (n_queries,)
+    q_norms, j_norms = {}, {}  # per variant: (n_queries,)
     for name, scale in ("unscaled", 1.0), ("scaled", 1 / np.sqrt(d_k)):
         J = softmax_jacobian(softmax(scale * scores))  # (n_queries, n, n)
         norms = np.linalg.norm(J, axis=(1, 2))  # (n_queries,)
         dL_dz = np.einsum("qij,qi->qj", J, upstream)  # (n_queries, n)
         # z_j = scale * q . k_j, so dL/dq = scale * sum_j dL/dz_j k_j.
         dL_dq = scale * np.einsum("qj,qjd->qd", dL_dz, keys)  # (n_queries, d_k)
-        q_norms[name] = np.linalg.norm(dL_dq, axis=1)
+        q_norms[name], j_norms[name] = np.linalg.norm(dL_dq, axis=1), norms
         jac.setdefault(name, []).append(norms.mean())
         frozen.setdefault(name, []).append((norms < frozen_below).mean())
         frozen_count.setdefault(name, []).append(int((norms < frozen_below).sum()))
         grad.setdefault(name, []).append(np.linalg.norm(dL_dz, axis=1).mean())
     starved_below = starved_fraction * np.median(q_norms["scaled"])  # this width's line
+    is_frozen = j_norms["unscaled"] < frozen_below  # (n_queries,)
+    frozen_fed.append(int((q_norms["unscaled"][is_frozen] >= starved_below).sum()))
     for name, lengths in q_norms.items():
         largest_tenth = np.sort(lengths)[-n_queries // 10 :]  # the 10% largest
         q_mean.setdefault(name, []).append(lengths.mean())
@@ -84,19 +87,20 @@ assert max(frozen_count["scaled"]) == 0, "a scaled softmax is saturated"
 assert max(q_small["scaled"]) == 0, "a scaled query is starved"
 assert np.all(np.diff(frozen_count["unscaled"]) > 0), "the saturated share does not grow with d_k"
 assert np.all(np.diff(q_small_unscaled) > 0), "the starved share does not grow with d_k"
+assert np.all(np.diff(jac_unscaled) < 0), "the unscaled softmax does not respond less as d_k grows"
 
-print(f"{n} keys: starved queries (of {n_queries}), median gradient at the query")
-print(" d_k   starved: unscaled  scaled   median: unscaled  scaled")
-columns = (q_small_unscaled, q_small_scaled, q_median_unscaled, q_median_scaled)
+print(f"{n} keys: mean ||J||_F of the softmax, starved queries (of {n_queries})")
+print(" d_k   ||J||: unscaled  scaled   starved: unscaled  scaled")
+columns = (jac_unscaled, jac_scaled, q_small_unscaled, q_small_scaled)
 for d_k, *values in zip(d_ks, *columns, strict=True):
-    print("{:4d} {:18d} {:7d} {:17.2g} {:7.2f}".format(d_k, *values))
+    print("{:4d} {:16.3f} {:7.3f} {:18d} {:7d}".format(d_k, *values))
 
 # %% keys100
 # The same measurement with 100 keys per query: 2,000 queries in 20 groups of 100, the
 # queries of a group sharing its 100 keys, as the tokens of one sequence do. Building J for
 # every query would be large, so ||J||_F comes from the weights (exercise 3 derives it).
 n_long, groups = 100, 20
-long_frozen, long_small, long_median = {}, {}, {}  # per variant, one value per d_k
+long_frozen, long_small, long_median, long_jac = {}, {}, {}, {}  # per variant, one per d_k
 for d_k in d_ks:
     queries = rng.standard_normal((groups, n_queries // groups, d_k))  # (20, 100, d_k)
     keys = rng.standard_normal((groups, n_long, d_k))  # (20, n_long, d_k)
@@ -113,6 +117,7 @@ for d_k in d_ks:
         assert np.allclose(norms[:5], np.linalg.norm(J_few, axis=(1, 2)))
         q_norms[name] = np.linalg.norm(scale * dL_dz @ keys, axis=-1).ravel()
         long_frozen.setdefault(name, []).append(int((norms < frozen_below).sum()))
+        long_jac.setdefault(name, []).append(norms.mean())
         long_median.setdefault(name, []).append(np.median(q_norms[name]))
     starved_below = starved_fraction * np.median(q_norms["scaled"])  # this width's line
     for name, lengths in q_norms.items():
@@ -122,6 +127,8 @@ long_small_unscaled, long_small_scaled = np.array(long_small["unscaled"]), np.ar
 long_median_unscaled = np.array(long_median["unscaled"])
 long_median_scaled = np.array(long_median["scaled"])
 long_pct_small_unscaled = np.floor(100 * long_small_unscaled / n_queries + 0.5)  # whole percent, halves up
+long_jac_unscaled, long_jac_scaled = np.array(long_jac["unscaled"]), np.array(long_jac["scaled"])
+long_jac_peak = d_ks[np.argmax(long_jac_unscaled)]  # unscaled, 100 keys: it rises, then falls
 long_frozen_pct_unscaled = np.round(100 * np.array(long_frozen["unscaled"]) / n_queries)  # whole percent
 assert max(long_frozen["scaled"]) == 0, "a scaled softmax is saturated"
 assert max(long_small_scaled) == 0, "a scaled query is starved"
@@ -136,14 +143,18 @@ for d_k, *values in zip(d_ks, *columns, strict=True):
 
 # %% details
 frozen_pct_unscaled = np.round(100 * frozen_unscaled)  # whole percent of softmaxes, per d_k
+frozen_fed_pct_unscaled = np.round(100 * np.array(frozen_fed) / np.array(frozen_count["unscaled"]))
 q_top_pct_unscaled = np.round(100 * q_top_unscaled)  # whole percent of the summed lengths
-print(f"at the scores: mean ||J||_F, % of queries with ||J||_F < {frozen_below}, mean ||dL/dz||")
-print(" d_k   ||J||: unscaled  scaled       %: unscaled  scaled   ||dL/dz||: unscaled  scaled")
-columns = (jac_unscaled, jac_scaled, 100 * frozen_unscaled, 100 * frozen_scaled, grad_unscaled, grad_scaled)
+print(f"10 keys, unscaled: % of softmaxes with ||J||_F < {frozen_below} (frozen),")
+print("% of the frozen ones whose query is not starved, mean ||dL/dz|| (scaled too)")
+print(" d_k   frozen  not starved   ||dL/dz||: unscaled  scaled")
+columns = (frozen_count["unscaled"], frozen_fed, grad_unscaled, grad_scaled)
+for d_k, count, fed, *values in zip(d_ks, *columns, strict=True):
+    print("{:4d} {:7.1f} {:12.0f} {:20.3f} {:7.3f}".format(d_k, 100 * count / n_queries, 100 * fed / count, *values))
+print("at the query: median and mean ||dL/dq||, % of the total held by the largest 10%")
+print(" d_k   median: unscaled  scaled   mean: unscaled  scaled   top 10%")
+columns = (q_median_unscaled, q_median_scaled, q_mean_unscaled, q_mean_scaled, 100 * q_top_unscaled)
 for d_k, *values in zip(d_ks, *columns, strict=True):
-    print("{:4d} {:16.3f} {:7.3f} {:16.1f} {:7.1f} {:20.3f} {:7.3f}".format(d_k, *values))
-print("at the query: mean ||dL/dq||, and the % of the summed lengths held by the largest 10% of queries")
-print(" d_k    mean: unscaled  scaled   top 10%: unscaled  scaled")
-columns = (q_mean_unscaled, q_mean_scaled, 100 * q_top_unscaled, 100 * q_top_scaled)
-for d_k, *values in zip(d_ks, *columns, strict=True):
-    print("{:4d} {:16.3f} {:7.3f} {:18.0f} {:7.0f}".format(d_k, *values))
+    print("{:4d} {:16.2g} {:7.2f} {:15.3f} {:7.3f} {:9.0f}".format(d_k, *values))
+print("100 keys, unscaled: mean ||J||_F", " ".join(f"{v:.3f}" for v in long_jac_unscaled))
+print(f"highest at d_k = {long_jac_peak}")
