@@ -1,9 +1,11 @@
 # %% setup
+import matplotlib.pyplot as plt
 import numpy as np
 
 from attn import (
     Config,
     adam_step,
+    causal_mask,
     decoder_only_attention_weights,
     decoder_only_loss_and_gradients,
     forward_decoder_only,
@@ -11,6 +13,7 @@ from attn import (
     init_decoder_only,
     learning_rate,
     log_softmax,
+    scaled_dot_product_attention,
 )
 
 # %% task
@@ -31,6 +34,77 @@ def sequences(rng, count, repeat=True):
 
 print("one training row, k =", *sequences(np.random.default_rng(3), 1)[::-1], sep=" ")
 
+# %% previous-token
+beta = 50.0  # sharpness: every score is 0 or beta
+back = causal_mask(n) & ~np.eye(n, dtype=bool)  # strictly earlier positions
+
+
+def previous_token_head(one_hot):
+    """Layer 0: query i matches key i - 1 by position and copies its token. (..., n, vocab) -> (out, weights)."""
+    query = beta * np.sqrt(n) * np.eye(n)  # (n, n): row i is position i
+    key = np.eye(n, k=1)  # (n, n): row j is position j + 1
+    return scaled_dot_product_attention(query, key, one_hot, mask=back, return_weights=True)
+
+
+# %% match
+def induction_head(one_hot, previous):
+    """Layer 1: query with the token, key with the copied predecessor, copy the token found -> (out, weights)."""
+    query = beta * np.sqrt(vocab) * one_hot  # (..., n, vocab)
+    return scaled_dot_product_attention(query, previous, one_hot, mask=back, return_weights=True)
+
+
+# %% circuit
+test, k = sequences(np.random.default_rng(99), 1000)  # held-out rows, (1000, n + 1)
+one_hot = np.eye(vocab)[test[:, :-1]]  # (1000, n, vocab)
+previous, previous_weights = previous_token_head(one_hot)  # (1000, n, vocab), (n, n)
+guess, circuit_weights = induction_head(one_hot, previous)  # (1000, n, vocab), (1000, n, n)
+position = np.broadcast_to(np.arange(n), test[:, 1:].shape)  # (1000, n): query i predicts i + 1
+queries = position >= k[:, None]  # token i occurred before
+right = guess.argmax(-1) == test[:, 1:]  # (1000, n)
+circuit_right, n_queries = int(right[queries].sum()), int(queries.sum())
+assert circuit_right == n_queries, "every token seen before is followed by the right guess"
+print(f"hand-set circuit, 1000 held-out rows: {circuit_right:,} of {n_queries:,} right after a token seen before")
+
+# %% stripe-figure
+row = np.flatnonzero(k == 4)[0]  # a held-out row with blocks of 4
+labels = test[row, :-1]
+plt.rcParams.update({"font.size": 10})
+fig, axes = plt.subplots(1, 2, figsize=(4.4, 2.7), sharey=True, layout="constrained")
+maps = [previous_weights, circuit_weights[row]]
+for ax, w, title in zip(axes, maps, ["layer 0: previous token", "layer 1: induction"], strict=True):
+    ax.imshow(w, cmap="Oranges", vmin=0, vmax=1)
+    ax.set_xticks(range(n), labels, fontsize=8)
+    ax.set_yticks(range(n), labels, fontsize=8)
+    ax.tick_params(length=2)
+    ax.set_title(title, fontsize=10)
+axes[0].set_ylabel("query (current token)")
+fig.supxlabel("key position, labelled by its token", fontsize=10)
+fig.savefig("circuit.svg")
+
+# %% test
+predecessor = np.concatenate([np.full((1000, 1), -1), test[:, :-2]], axis=1)  # (1000, n): token j - 1
+matches = (predecessor[:, None, :] == test[:, :-1, None]) & causal_mask(n)  # (1000, n, n): query i, key j
+assert np.array_equal(matches.any(-1), queries), "a key matches exactly when the token occurred before"
+
+
+def weight_on(weights, keys, rows):
+    """Mean summed weight per head on the keys where keys is True, over the queries where rows is True.
+
+    weights (m, h, n, n), keys (m, n, n), rows (m, n) -> (h,).
+    """
+    return ((weights * keys[:, None]).sum(-1) * rows[:, None]).sum(axis=(0, 2)) / rows.sum()
+
+
+# %% calibrate
+control, _ = sequences(np.random.default_rng(99), 1000, repeat=False)  # same k, no repetition
+fresh_hot = np.eye(vocab)[control[:, :-1]]  # (1000, n, vocab)
+_, fresh_circuit = induction_head(fresh_hot, previous_token_head(fresh_hot)[0])
+circuit_share = weight_on(circuit_weights[:, None], matches, queries)[0]
+circuit_fresh = weight_on(fresh_circuit[:, None], matches, queries)[0]
+uniform = ((matches.sum(-1) / (position + 1)) * queries).sum() / queries.sum()
+print(f"hand-set layer-1 head: {circuit_share:.2f} on repeated rows, {circuit_fresh:.2f} on fresh rows")
+print(f"uniform causal head:   {uniform:.2f}")
+
 # %% train
 config = Config(vocab=vocab, d_model=32, h=2, d_ff=64, N=2, p_drop=0.0, eps_ls=0.0, pad=None)
 steps, batch, warmup = 1500, 32, 100
@@ -43,35 +117,30 @@ for step in range(1, steps + 1):
     losses.append(loss)
 
 # %% measure
-test, k = sequences(np.random.default_rng(99), 1000)  # held-out rows
 log_p = log_softmax(forward_decoder_only(params, test[:, :-1], config))  # (1000, n, vocab)
 nll = -np.take_along_axis(log_p, test[:, 1:, None], axis=-1)[..., 0]  # (1000, n)
-position = np.broadcast_to(np.arange(n), nll.shape)  # query i predicts i + 1
 repeats = position + 1 >= k[:, None]  # token i + 1 seen before
 first_pass, repeat_loss = nll[~repeats].mean(), nll[repeats].mean()
 ln_vocab = np.log(vocab)  # the loss of a uniform guess
-
-# %% attention
-after_previous = np.clip(position - k[:, None] + 1, 0, n - 1)  # the token after i's previous occurrence
-queries = position >= k[:, None]
-
-
-def weight_on(weights, keys, rows):
-    """Mean weight each head puts on keys[..., i] over the rows where rows is True -> (h,)."""
-    picked = np.take_along_axis(weights, np.broadcast_to(keys[:, None, :, None], weights.shape[:3] + (1,)), -1)
-    return (picked[..., 0] * rows[:, None, :]).sum(axis=(0, 2)) / rows.sum()
-
-
-control, _ = sequences(np.random.default_rng(99), 1000, repeat=False)  # same k, no repetition
-induction = np.stack(
-    [weight_on(w, after_previous, queries) for w in decoder_only_attention_weights(params, test[:, :-1], config)]
-)  # (N, h)
-same_offset = np.stack(
-    [weight_on(w, after_previous, queries) for w in decoder_only_attention_weights(params, control[:, :-1], config)]
-)  # (N, h)
-uniform = ((1 / (position + 1)) * queries).sum() / queries.sum()
 print(f"loss, nats per token: first pass {first_pass:.3f}, repeats {repeat_loss:.3f} (ln vocab = {ln_vocab:.3f})")
-print("weight on the token after the previous occurrence, layer 0 | layer 1 heads:")
-print("  repeated sequences ", induction.round(2).tolist())
-print("  same offsets, fresh", same_offset.round(2).tolist())
-print(f"  uniform causal head {uniform:.2f}")
+
+# %% compare
+on_test = decoder_only_attention_weights(params, test[:, :-1], config)  # N arrays (1000, h, n, n)
+on_control = decoder_only_attention_weights(params, control[:, :-1], config)
+induction = np.stack([weight_on(w, matches, queries) for w in on_test])  # (N, h)
+same_places = np.stack([weight_on(w, matches, queries) for w in on_control])  # (N, h)
+assert np.all(induction[1] < same_places[1]), "layer 1: less on the matching keys than in fresh rows"
+print("trained model, summed weight on the matching keys:")
+print("                   layer 0 heads  layer 1 heads")
+print("  repeated rows      {:.2f} {:.2f}      {:.2f} {:.2f}".format(*induction.ravel()))
+print("  fresh rows         {:.2f} {:.2f}      {:.2f} {:.2f}".format(*same_places.ravel()))
+
+# %% recent
+after_previous = np.clip(position - k[:, None] + 1, 0, n - 1)  # the key after i's most recent occurrence
+recent = after_previous[..., None] == np.arange(n)  # (1000, n, n)
+recent_induction = np.stack([weight_on(w, recent, queries) for w in on_test])  # (N, h)
+recent_same = np.stack([weight_on(w, recent, queries) for w in on_control])  # (N, h)
+assert np.all(recent_induction[1] < recent_same[1]), "layer 1: less there than in fresh rows, too"
+print("weight on the key after the most recent occurrence only, layer 0 | layer 1 heads:")
+print("  repeated rows", recent_induction.round(2).tolist())
+print("  fresh rows   ", recent_same.round(2).tolist())
