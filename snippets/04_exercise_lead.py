@@ -17,5 +17,16 @@ sd_scaled = sd_unscaled / np.sqrt(d_k)  # after the division: 1
 lead_in_sd_unscaled = lead / sd_unscaled
 lead_in_sd_scaled = lead / sd_scaled
 
+# The gap between two unscaled scores of one query, q . k_1 - q . k_2, has variance 2 d_k.
+rng = np.random.default_rng(0)
+n_pairs = 20_000
+q = rng.standard_normal((n_pairs, d_k))  # (n_pairs, d_k)
+k_1, k_2 = rng.standard_normal((2, n_pairs, d_k))  # (n_pairs, d_k) each
+gaps = np.einsum("nd,nd->n", q, k_1 - k_2)  # (n_pairs,)
+sd_gap = np.sqrt(2 * d_k)
+assert abs(gaps.std() / sd_gap - 1) < 0.03, "the gaps should have a standard deviation near sqrt(2 d_k)"
+pct_gap_larger = round(100 * (np.abs(gaps) > lead).mean())  # a whole percentage
+
 print(f"lead needed for {target} of the weight among {n} keys: {lead:.3f} (= ln 81: {np.log(81):.3f})")
 print(f"at d_k = {d_k}: {lead_in_sd_unscaled:.3f} standard deviations unscaled, {lead_in_sd_scaled:.3f} scaled")
+print(f"gap between two unscaled scores: sd {sd_gap:.1f}, larger than {lead:.3f} in {pct_gap_larger:.0f}% of pairs")
