@@ -124,6 +124,26 @@ first_pass, repeat_loss = nll[~repeats].mean(), nll[repeats].mean()
 ln_vocab = np.log(vocab)  # the loss of a uniform guess
 print(f"loss, nats per token: first pass {first_pass:.3f}, repeats {repeat_loss:.3f} (ln vocab = {ln_vocab:.3f})")
 
+# %% reserve
+seen = np.maximum.accumulate(one_hot, axis=1) > 0  # (1000, n, vocab): tokens seen up to query i
+held = (np.exp(log_p) * seen).sum(-1)  # (1000, n): probability held back for a repeat
+ks = np.arange(periods[0], periods[1] + 1)  # block lengths, equally likely
+after = np.arange(1, periods[1])  # first-pass queries have seen 1 to 5 distinct tokens
+best = np.array([np.mean(ks[ks >= j] == j) for j in after])  # P(repeat now | j tokens, none yet)
+held_after = np.array([held[~repeats & (position + 1 == j)].mean() for j in after])  # (5,)
+assert np.all(held_after[best == 0] > 0.05), "it holds back probability where no repeat can start"
+print("probability held back for a repeat on the first pass, by tokens seen so far:")
+print("  tokens seen       " + "".join(f"{j:6d}" for j in after))
+print("  trained model     " + "".join(f"{x:6.2f}" for x in held_after))
+print("  best possible     " + "".join(f"{x:6.2f}" for x in best))
+first = ~repeats  # (1000, n): the first-pass tokens
+best_held = np.select([position + 1 == j for j in after], best)[first]  # the best model's reserve there
+best_loss = (np.log(vocab - position - 1)[first] - np.log1p(-best_held)).mean()  # uniform over unseen
+excess = np.log1p(-best_held).mean() - np.log1p(-held[first]).mean()  # nats lost to the larger reserve
+gap = first_pass - best_loss
+assert gap / 2 < excess < gap, "the larger reserve is most of the gap to the best loss"
+print(f"first pass: {gap:.2f} nats above the best model on these tokens, {excess:.2f} of it from the reserve")
+
 # %% compare
 on_test = decoder_only_attention_weights(params, test[:, :-1], config)  # N arrays (1000, h, n, n)
 on_control = decoder_only_attention_weights(params, control[:, :-1], config)
