@@ -5,7 +5,8 @@ A model trained on sequences of L tokens has seen each RoPE pair i turn by at mo
 change the speeds theta_i, and nothing else:
 
 * position interpolation (Chen et al. 2023): every speed divided by s, the same as feeding
-  positions m / s. Every angle stays inside the trained range; neighbours come s times closer.
+  positions m / s. Every angle stays within one position of the trained range; neighbours come s
+  times closer.
 * NTK-aware scaling (Peng et al. 2023, section 3.1, after a 2023 community post): a larger base,
   base * s^(d_k / (d_k - 2)). The fastest pair keeps its speed, the slowest is divided by s.
 * YaRN's "NTK-by-parts" (Peng et al. 2023, section 3.2): pair i with wavelength

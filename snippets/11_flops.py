@@ -22,6 +22,10 @@ n_total = 1024  # generating a whole sequence: the sum over every position
 total_without = sum(token_flops(n, d_model, d_ff, False) for n in range(1, n_total + 1))
 total_with = sum(token_flops(n, d_model, d_ff, True) for n in range(1, n_total + 1))
 total_ratio = total_without / total_with
+# The same sum if the uncached pass skipped the masked scores: row i meets only i + 1 keys, so its
+# query-key and weight-value products shrink from 4 n^2 d_model to 2 n (n + 1) d_model.
+masked_saving = sum(4 * n * n * d_model - 2 * n * (n + 1) * d_model for n in range(1, n_total + 1))
+masked_ratio = (total_without - masked_saving) / total_with
 print(f"all {n_total} tokens, per layer: {total_ratio:.0f}x fewer FLOPs with the cache")
 
 
@@ -42,3 +46,6 @@ def counted(n, rows):
 for n in sizes:
     assert token_flops(n, d_model, d_ff, True) == counted(n, 1), "token_flops = every product, with the cache"
     assert token_flops(n, d_model, d_ff, False) == counted(n, n), "token_flops = every product, without"
+for n in sizes[:2]:
+    row_by_row = sum(2 * matmul_flops((h, 1, d_k), (h, d_k, i + 1)) for i in range(n))  # row i meets i + 1 keys
+    assert row_by_row == 2 * n * (n + 1) * d_model, "with the mask skipped: 2 n (n + 1) d_model"

@@ -37,6 +37,7 @@ flash_total = sum(flash_hbm_accesses(n, d, sram))
 io_ratio = standard_total / flash_total
 doubled = sum(flash_hbm_accesses(n, d, 2 * sram))
 sram_gain = flash_total / doubled
+key_tiles = [-(-n // flash_block_sizes(d, m)[1]) for m in (sram, 2 * sram)]  # T_c: whole tiles, rounded up
 print(
     f"n = {n}, d = {d}, M = {sram:,}: standard {standard_total:,}, FlashAttention {flash_total:,}"
     f" HBM accesses ({io_ratio:.1f}x fewer)"

@@ -22,13 +22,17 @@ theta = speeds["RoPE as trained"]  # (d_k / 2,)
 short = L * theta < 2 * np.pi  # pairs that never make a full turn in L positions
 unseen, step = {}, {}
 for name, speed in speeds.items():
-    unseen[name] = int((short & ((s * L - 1) * speed >= L * theta)).sum())  # past offset L's angle
+    # Training reached offset L - 1; a pair overshoots past offset L's angle, one position further.
+    unseen[name] = int((short & ((s * L - 1) * speed > L * theta)).sum())
     step[name] = float(speed[0])  # radians between neighbours, fastest pair
     print(
-        f"{name:>15}: {unseen[name]:2} of {short.sum()} slow pairs past every trained angle;"
+        f"{name:>15}: {unseen[name]:2} of {short.sum()} slow pairs overshoot;"
         f" fastest pair turns {step[name]:.2f} rad per position"
     )
 ntk_overshoot, interpolated_step = unseen["NTK-aware"], step["interpolation"]
+# Interpolation's longest offset reaches (L - 1/s) theta: past offset L - 1, by less than one position.
+interpolated_reach = (s * L - 1) * speeds["interpolation"] / theta  # (d_k / 2,), in trained positions
+assert np.allclose(interpolated_reach, L - 1 / s), "interpolation reads offset s L - 1 as L - 1/s"
 slow_pairs = int(short.sum())
 logit_factor = yarn_logit_factor(s)
 

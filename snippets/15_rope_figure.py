@@ -33,7 +33,7 @@ for name, speed in speeds.items():
 far.plot(far_offsets, score(far_offsets, speeds["interpolation"]), color="tab:orange")
 far.plot(far_offsets, score(far_offsets / s, theta), "k.", markersize=3, label=f"RoPE at offset / {s}\n(trained)")
 far.plot(far_offsets, score(far_offsets, theta), color="tab:blue", linewidth=0.7)
-top.semilogy(pairs, L * theta / (2 * np.pi), "k--", label=f"largest in training\n(offset {L})")
+top.semilogy(pairs, (L - 1) * theta / (2 * np.pi), "k--", label=f"largest in training\n(offset {L - 1})")
 top.yaxis.set_major_formatter("{x:g}")  # 0.1 ... 1000: full-size digits, no exponents
 top.set_xlabel("feature pair i")
 top.set_ylabel(f"turns at offset {s * L - 1}")
