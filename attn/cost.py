@@ -110,13 +110,13 @@ def score_matrix_bytes(n, itemsize=8):
 def score_block_bytes(block_size, key_block_size, itemsize=8):
     """Bytes of the one score block blockwise attention keeps: block_size * key_block_size * itemsize.
 
-    Independent of n: this is why blockwise memory is O(n * block), not O(n^2).
+    No n in it: once n is past the block's sizes, blockwise memory is O(n * block), not O(n^2).
     -> int
 
     >>> score_block_bytes(256, 2048) / 2**20  # MiB of one float64 (256, 2048) block
     4.0
 
-    Taught on: docs/08-cost.md
+    Taught on: docs/implementation-notes.md
     """
     block_size, key_block_size = check_int(block_size, "block_size", 0), check_int(key_block_size, "key_block_size", 0)
     return block_size * key_block_size * check_int(itemsize, "itemsize", 0)
