@@ -40,6 +40,7 @@ PAGES = {
     "docs/13-real-language.md",
     "docs/14-modern-decoder.md",
     "docs/15-long-context.md",
+    "docs/implementation-notes.md",  # how the library's own kernels are laid out
 }
 
 ALLOWED_IMPORTS = {"numpy", "math", "typing", "dataclasses"}  # numpy and a little of the standard library
