@@ -17,15 +17,17 @@ W_v = rng.standard_normal((d_model, d_v)) * scale  # and third
 Q = X @ W_q  # (n, d_k): what each token looks for
 K = X @ W_k  # (n, d_k): what each token offers to be found by
 V = X @ W_v  # (n, d_v): what each token hands over when it is picked
-print("X:", X.shape, " Q:", Q.shape, " K:", K.shape, " V:", V.shape)
+print("X (n, d_model):", X.shape)
+print("Q, K (n, d_k):", Q.shape, K.shape)
+print("V (n, d_v):", V.shape)
 
 # %% attend
 scores = Q @ K.T  # (n, n): one raw score per (query token, key token) pair
 out, weights = scaled_dot_product_attention(Q, K, V, return_weights=True)  # (n, d_v), (n, n)
 
-print("scores:\n", scores.round(2))
-print("weights:\n", weights.round(3))
-print("out:\n", out.round(3))
+print("scores (n, n):\n", scores.round(2))
+print("weights (n, n):\n", weights.round(3))
+print("out (n, d_v):\n", out.round(3))
 
 # %% checks
 # The library agrees with the formula written out, and with "project, then attend" as one head.
@@ -37,8 +39,11 @@ score_min, score_max = scores.min(), scores.max()
 
 # The same draws without the scale: plain standard normals. Q and K are sqrt(d_model) times
 # larger, so every score is d_model = 8 times larger.
-std_weights = softmax(d_model * scores / np.sqrt(d_k))  # (n, n)
+std_scores = d_model * scores  # (n, n)
+std_score_min, std_score_max = std_scores.min(), std_scores.max()
+std_weights = softmax(std_scores / np.sqrt(d_k))  # (n, n)
 assert std_weights[2].argmax() == std_weights[3].argmax() == 3  # both rows pick token 3
+assert std_weights[2:, 3].min() > 0.99  # essentially all of both rows' weight
 
 # Other seeds: the variance of a query entry and of a scaled score, and a row's largest
 # weight, with the scale and without it.
@@ -62,7 +67,8 @@ glorot_q_var = d_model * glorot_var  # 4/3: a query entry's variance with unit-v
 fresh = init_attention(np.random.default_rng(seed), d_model, d_k)["W_q"]  # (d_model, d_k)
 assert np.allclose(fresh, np.random.default_rng(seed).standard_normal((d_model, d_k)) * np.sqrt(glorot_var))
 
-print(f"standard normals: token 2 gives token 3 {std_weights[2, 3]:.4f}")
+print(f"standard normals: scores from {std_score_min:.2f} to {std_score_max:.2f}")
+print(f"standard normals: rows 2 and 3 give token 3 {std_weights[2, 3]:.4f} and {std_weights[3, 3]:.4f}")
 print(f"{n_seeds} seeds: query entry variance {q_var:.2f}, scaled score variance {score_var:.2f}")
 print(f"largest weight in a row, mean: {largest:.2f}; standard normals {largest_std:.2f}")
 print(f"init_attention: weight variance {glorot_var:.3f}, query entry variance {glorot_q_var:.2f}")

@@ -20,10 +20,10 @@ head_colours = ["#4c8bc9", "#f0a04b"]  # head 0, head 1 (also told apart by plac
 grey, mixed = "#bdbdbd", "#8e7cc3"
 # The axes are measured in inches, so that sizes and fonts read at the figure's own size: one
 # column of small matrices, their names on the left and each step's name on the right.
-fig_w, fig_h = 4.6, 6.0
+fig_w, fig_h = 4.8, 6.0
 cell, gap, step = 0.12, 0.15, 0.32  # a cell's side, the gap between heads, the height of an arrow
 width = d_model * cell + (h - 1) * gap  # the widest row: the heads side by side
-x0 = 1.45  # the left edge of the widest row
+x0 = 1.65  # the left edge of the widest row
 centre, right = x0 + width / 2, x0 + width + 0.15
 
 
@@ -62,22 +62,23 @@ fig = plt.figure(figsize=(fig_w, fig_h))
 ax = fig.add_axes((0, 0, 1, 1))
 title = f"n = {n}, $d_{{model}}$ = {d_model}, h = {h}, $d_k$ = {d_k}"
 ax.text(fig_w / 2, fig_h - 0.08, title, ha="center", va="top", fontsize=12)
-y = matrix(ax, fig_h - 0.45, [grey] * d_model, f"X {X.shape}")
+y = matrix(ax, fig_h - 0.45, [grey] * d_model, f"X (n, $d_{{model}}$)\n= {X.shape}")
 for head, colour in enumerate(head_colours):  # the key, beside X
     ax.add_patch(Rectangle((right, y + 0.33 - head * 0.22), 0.14, 0.14, facecolor=colour))
     ax.text(right + 0.22, y + 0.4 - head * 0.22, f"head {head}", va="center", fontsize=11)
 y = arrow(ax, y, f"× $W^Q$, $W^K$, $W^V$ {params['W_q'].shape}")
-y = matrix(ax, y, full, f"Q {Q.shape}\n(K, V alike)")
+y = matrix(ax, y, full, f"Q (n, $d_{{model}}$)\n= {Q.shape}\n(K, V alike)")
 y = arrow(ax, y, f"split_heads: columns\n0–{d_k - 1} to head 0,\n{d_k}–{d_model - 1} to head 1")
-y = matrix(ax, y, split, f"$Q_h$ {Q_h.shape}")
+y = matrix(ax, y, split, f"$Q_h$ (h, n, $d_k$)\n= {Q_h.shape}")
 y = arrow(ax, y, "each head on its own:\nsoftmax($Q_h K_h^T$ / √$d_k$)")
-y = matrix(ax, y, [head_colours[0]] * n + [None] + [head_colours[1]] * n, f"weights\n{weights.shape}:\nn × n per head")
+per_head = [head_colours[0]] * n + [None] + [head_colours[1]] * n  # n key columns per head
+y = matrix(ax, y, per_head, f"weights (h, n, n)\n= {weights.shape}:\nn × n per head")
 y = arrow(ax, y, "× $V_h$: each head\nmixes its own values")
-y = matrix(ax, y, split, f"heads\n{heads.shape}")
+y = matrix(ax, y, split, f"heads (h, n, $d_v$)\n= {heads.shape}")
 y = arrow(ax, y, "merge_heads:\nside by side again")
-y = matrix(ax, y, full, f"concat\n{concat.shape}")
+y = matrix(ax, y, full, f"concat (n, h·$d_v$)\n= {concat.shape}")
 y = arrow(ax, y, f"× $W^O$ {params['W_o'].shape}:\nevery output column\nmixes both heads")
-y = matrix(ax, y, [mixed] * d_model, f"out {out.shape}")
+y = matrix(ax, y, [mixed] * d_model, f"out (n, $d_{{model}}$)\n= {out.shape}")
 assert y > 0.1, "the diagram must fit the figure"
 ax.set_xlim(0, fig_w)
 ax.set_ylim(0, fig_h)
