@@ -71,7 +71,7 @@ labels = test[row, :-1]
 plt.rcParams.update({"font.size": 10})
 fig, axes = plt.subplots(1, 2, figsize=(4.4, 2.7), sharey=True, layout="constrained")
 maps = [previous_weights, circuit_weights[row]]
-for ax, w, title in zip(axes, maps, ["layer 0: previous token", "layer 1: induction"], strict=True):
+for ax, w, title in zip(axes, maps, ["layer 1: previous token", "layer 2: induction"], strict=True):
     ax.imshow(w, cmap="Oranges", vmin=0, vmax=1)
     ax.set_xticks(range(n), labels, fontsize=8)
     ax.set_yticks(range(n), labels, fontsize=8)
@@ -102,7 +102,7 @@ _, fresh_circuit = induction_head(fresh_hot, previous_token_head(fresh_hot)[0])
 circuit_share = weight_on(circuit_weights[:, None], matches, queries)[0]
 circuit_fresh = weight_on(fresh_circuit[:, None], matches, queries)[0]
 uniform = ((matches.sum(-1) / (position + 1)) * queries).sum() / queries.sum()
-print(f"hand-set layer-1 head: {circuit_share:.2f} on repeated rows, {circuit_fresh:.2f} on fresh rows")
+print(f"hand-set second-layer head: {circuit_share:.2f} on repeated rows, {circuit_fresh:.2f} on fresh rows")
 print(f"uniform causal head:   {uniform:.2f}")
 
 # %% train
@@ -149,9 +149,9 @@ on_test = decoder_only_attention_weights(params, test[:, :-1], config)  # N arra
 on_control = decoder_only_attention_weights(params, control[:, :-1], config)
 induction = np.stack([weight_on(w, matches, queries) for w in on_test])  # (N, h)
 same_places = np.stack([weight_on(w, matches, queries) for w in on_control])  # (N, h)
-assert np.all(induction[1] < same_places[1]), "layer 1: less on the matching keys than in fresh rows"
+assert np.all(induction[1] < same_places[1]), "second layer: less on the matching keys than in fresh rows"
 print("trained model, summed weight on the matching keys:")
-print("                   layer 0 heads  layer 1 heads")
+print("                   layer 1 heads  layer 2 heads")
 print("  repeated rows      {:.2f} {:.2f}      {:.2f} {:.2f}".format(*induction.ravel()))
 print("  fresh rows         {:.2f} {:.2f}      {:.2f} {:.2f}".format(*same_places.ravel()))
 
@@ -160,7 +160,7 @@ after_previous = np.clip(position - k[:, None] + 1, 0, n - 1)  # the key after i
 recent = after_previous[..., None] == np.arange(n)  # (1000, n, n)
 recent_induction = np.stack([weight_on(w, recent, queries) for w in on_test])  # (N, h)
 recent_same = np.stack([weight_on(w, recent, queries) for w in on_control])  # (N, h)
-assert np.all(recent_induction[1] < recent_same[1]), "layer 1: less there than in fresh rows, too"
-print("weight on the key after the most recent occurrence only, layer 0 | layer 1 heads:")
+assert np.all(recent_induction[1] < recent_same[1]), "second layer: less there than in fresh rows, too"
+print("weight on the key after the most recent occurrence only, layer 1 | layer 2 heads:")
 print("  repeated rows", recent_induction.round(2).tolist())
 print("  fresh rows   ", recent_same.round(2).tolist())

@@ -6,9 +6,27 @@ import tarfile
 import tempfile
 from pathlib import Path
 
+import matplotlib.pyplot as plt
 import numpy as np
 
-from attn import bpe_decode, bpe_encode, learn_bpe
+from attn import (
+    Config,
+    adam_step,
+    bpe_decode,
+    bpe_encode,
+    count_parameters,
+    decoder_only_attention_weights,
+    decoder_only_loss_and_gradients,
+    forward_decoder_only,
+    init_adam,
+    init_decoder_only,
+    learn_bpe,
+    learning_rate,
+    log_softmax,
+    next_distribution,
+    parameter_counts,
+    sample_generate,
+)
 
 SDIST_SHA256 = "f393d09d07ea4d0e19957838046b3601ad09e0a5bd1c5ad0454240eacff393be"
 
@@ -87,3 +105,192 @@ print(
 )
 print(f"longest token: {longest!r}; merged tokens that end in a space: {ends_in_space}")
 print("validation line as tokens:", [pieces[t] for t in bpe_encode(valid_ids[27:60], merges, len(chars))])
+
+# %% baselines
+train_ids, V = ids, n_chars  # the training text as ids, and the vocabulary size
+# Unigram: p(next) = its frequency; bigram: p(next | previous). Counts from the training text,
+# plus one for every pair (add-one smoothing), so no validation character gets probability 0.
+unigram = (np.bincount(train_ids, minlength=V) + 1) / (len(train_ids) + V)  # (V,)
+pairs = np.ones((V, V))  # (previous, next)
+np.add.at(pairs, (train_ids[:-1], train_ids[1:]), 1)
+bigram = pairs / pairs.sum(axis=1, keepdims=True)  # rows sum to 1
+unigram_loss = -np.log(unigram[valid_ids[1:]]).mean()  # nats per character
+bigram_loss = -np.log(bigram[valid_ids[:-1], valid_ids[1:]]).mean()
+print(f"validation loss, nats per character: unigram {unigram_loss:.3f}, bigram {bigram_loss:.3f}")
+
+# %% model
+n, batch, steps, warmup = 32, 32, 400, 100  # context, sequences per step, steps, warm-up steps
+d_model, h, d_ff, N = 64, 4, 128, 2
+config = Config(vocab=V, d_model=d_model, h=h, d_ff=d_ff, N=N, p_drop=0.1, eps_ls=0.0, pad=None)
+rng = np.random.default_rng(0)
+params = init_decoder_only(rng, config, dtype=np.float32)  # float32: faster than float64
+parameters = count_parameters(params)
+assert parameters == parameter_counts(config, decoder_only=True)["total"]
+print(f"parameters: {parameters:,}; d_model {config.d_model}, h {config.h}, N {config.N}, context {n}")
+
+
+# %% evaluate
+def windows(ids, n):
+    """Cut ids into non-overlapping windows: (m, n) inputs and the (m, n) characters that follow."""
+    m = (len(ids) - 1) // n
+    return ids[: m * n].reshape(m, n), ids[1 : m * n + 1].reshape(m, n)
+
+
+valid_x, valid_y = windows(valid_ids, n)  # (323, 32) each
+
+
+def validation_loss(params):
+    log_p = log_softmax(forward_decoder_only(params, valid_x, config))  # (m, n, V)
+    return -np.take_along_axis(log_p, valid_y[..., None], axis=-1).mean()
+
+
+# %% train
+state, losses, curve = init_adam(params), [], []
+saved = {}  # the weights at two earlier steps, to sample from later
+for step in range(1, steps + 1):
+    starts = rng.integers(0, len(train_ids) - n - 1, batch)
+    x = train_ids[starts[:, None] + np.arange(n + 1)]  # (batch, n + 1): a random slice of the text
+    loss, grads = decoder_only_loss_and_gradients(params, x, config, rng)
+    params, state = adam_step(params, grads, state, learning_rate(step, config.d_model, warmup))
+    losses.append(loss)
+    if step in (50, 150):
+        saved[step] = params  # adam_step returns new arrays: these stay as they were
+    if step % 50 == 0:
+        curve.append((step, validation_loss(params)))
+valid_loss = curve[-1][1]
+print(f"after {steps} steps: validation loss {valid_loss:.3f} nats per character")
+print(f"                     training loss (last 50 steps) {np.mean(losses[-50:]):.3f}")
+
+# %% fit
+fit_x, fit_y = windows(train_ids[-len(valid_ids) :], n)  # (323, 32) each: the last training characters
+fit_log_p = log_softmax(forward_decoder_only(params, fit_x, config))  # (323, n, V), no dropout
+train_loss = -np.take_along_axis(fit_log_p, fit_y[..., None], axis=-1).mean()
+print(f"last {len(valid_ids):,} training characters, no dropout: loss {train_loss:.3f} nats per character")
+
+# %% loss-figure
+plt.rcParams.update({"font.size": 12.5})  # 4.3 inches wide: 10 pt or more on a 390 px phone
+fig, ax = plt.subplots(figsize=(4.3, 4.2), layout="constrained")
+ax.plot(np.arange(1, steps + 1), losses, linewidth=0.8, label="training batch")
+ax.plot(*zip(*curve, strict=True), "o-", label="validation")
+for level, label in ((unigram_loss, "unigram"), (bigram_loss, "bigram")):
+    ax.axhline(level, color="grey", linestyle=":", linewidth=1)
+    ax.annotate(label, (steps, level), xytext=(-4, 4), textcoords="offset points", ha="right")
+ax.set_xlabel("training step")
+ax.set_ylabel("loss, nats per character")
+ax.legend()
+fig.savefig("loss.svg")
+
+
+# %% next
+prompt = "Till Birnam forest come to "
+logits = forward_decoder_only(params, np.array([index[c] for c in prompt]), config)[-1]  # (V,)
+rules = {"T = 1": {}, "T = 0.5": {"temperature": 0.5}, "top-k, k = 5": {"k": 5}, "top-p, p = 0.9": {"p": 0.9}}
+dists = {name: next_distribution(logits, **rule) for name, rule in rules.items()}  # (V,) each
+p = dists["T = 1"]
+top = np.argsort(-p)[:8]
+kept = {name: int((d > 0).sum()) for name, d in dists.items()}
+top5_mass = np.sort(p)[::-1][:5].sum()
+top5_pct = round(100 * top5_mass)  # the share of the probability top-k = 5 keeps, in percent
+p_top, cold_top, top_p_kept = p.max(), dists["T = 0.5"].max(), kept["top-p, p = 0.9"]
+print(f"after {prompt!r}:")
+print("  ".join(f"{chars[i]!r} {p[i]:.3f}" for i in top))
+print(f"top probability: {p.max():.3f} at T = 1, {dists['T = 0.5'].max():.3f} at T = 0.5")
+print(f"top-k = 5 keeps {top5_pct}% of the mass; top-p = 0.9 keeps {kept['top-p, p = 0.9']} characters")
+
+# %% sampling-figure
+plt.rcParams.update({"font.size": 12.5})  # stacked, 4.3 inches wide: 10 pt or more on a phone
+fig, axes = plt.subplots(4, 1, figsize=(4.3, 7.0), sharex=True, sharey=True, layout="constrained")
+for ax, (name, d) in zip(axes, dists.items(), strict=True):
+    ax.bar(range(12), d[np.argsort(-p)[:12]], color="#3f51b5")
+    ax.set_title(f"{name}: {kept[name]} kept", fontsize=12.5)
+    ax.set_ylabel("probability")
+ax.set_xticks(range(12), [repr(chars[i])[1:-1] for i in np.argsort(-p)[:12]])
+ax.set_xlabel("the twelve most probable next\ncharacters at T = 1")
+fig.savefig("sampling.svg")
+
+
+# %% samples
+start = np.array([index[c] for c in "MACBETH.\n"])
+samples = {}
+for temperature in (0.5, 1.0, 1.5):
+    drawn = sample_generate(params, start, config, 150, np.random.default_rng(1), temperature, context=n)
+    samples[temperature] = "".join(chars[i] for i in drawn)
+    print(f"--- T = {temperature}")
+    print(samples[temperature])
+
+# %% progress
+saved[steps] = params
+at_step = dict(curve)  # step -> validation loss
+checkpoint_loss = np.array([at_step[step] for step in saved])  # steps 50, 150, 400
+for step, snapshot in saved.items():
+    drawn = sample_generate(snapshot, start, config, 100, np.random.default_rng(1), 1.0, context=n)
+    print(f"--- step {step}, validation loss {at_step[step]:.2f}")
+    print("".join(chars[i] for i in drawn))
+assert samples[1.0].startswith("".join(chars[i] for i in drawn))  # the same draw as T = 1.0 above
+assert checkpoint_loss[0] < unigram_loss and checkpoint_loss[1] < bigram_loss
+
+# %% heads-figure
+line_at = text[split:].index("bane,\nTill")
+line = valid_ids[line_at : line_at + n]
+maps = decoder_only_attention_weights(params, line, config)  # N arrays (h, n, n)
+# 4.4 inches wide, a column per layer: 10 pt or more on a 390 px phone. A tick for the first
+# character, the newline and each word's first letter (none closer than 3 apart): every
+# character's tick would be too small to read.
+ticks = []
+for i in range(n):
+    starts = i == 0 or chars[line[i - 1]] in " \n" or chars[line[i]] == "\n"
+    if starts and (not ticks or i - ticks[-1] > 2):
+        ticks.append(i)
+labels = [repr(chars[line[i]])[1:-1] for i in ticks]
+plt.rcParams.update({"font.size": 12.5})
+fig, axes = plt.subplots(config.h, config.N, figsize=(4.4, 8.5), sharex=True, sharey=True, layout="constrained")
+for (head, layer), ax in np.ndenumerate(axes):
+    ax.imshow(maps[layer][head], cmap="Oranges", vmin=0, vmax=1)
+    ax.set_xticks(ticks, labels)
+    ax.set_yticks(ticks, labels)
+    ax.tick_params(length=2)
+for layer, ax in enumerate(axes[0]):
+    ax.set_title(f"layer {layer + 1}", fontsize=12.5)
+for head, ax in enumerate(axes[:, 0]):
+    ax.set_ylabel(f"head {head + 1}", fontsize=12.5)
+fig.savefig("heads.svg")
+
+
+# %% patterns
+weights = decoder_only_attention_weights(params, valid_x, config)  # N arrays (m, h, n, n)
+rows = np.arange(1, n)  # queries with a previous position
+space, newline = index[" "], index["\n"]
+
+
+def share(w, keys, valid):
+    """Mean weight on keys[..., i] over the rows where valid; w (m, h, n, n) -> (h,)."""
+    picked = np.take_along_axis(w, keys[:, None, :, None], axis=-1)[..., 0]  # (m, h, n)
+    return (picked * valid[:, None, :]).sum(axis=(0, 2)) / valid.sum()
+
+
+position = np.broadcast_to(np.arange(n), valid_x.shape)  # (m, n)
+boundary = (valid_x == space) | (valid_x == newline)  # (m, n)
+last_newline = np.maximum.accumulate(np.where(valid_x == newline, position, -1), axis=1)
+word_start = np.maximum.accumulate(np.where(np.roll(boundary, 1, axis=1), position, 0), axis=1)
+targets = {
+    "previous": (np.maximum(position - 1, 0), position >= 1),
+    "word start": (word_start, position >= 1),
+    "last newline": (np.maximum(last_newline, 0), last_newline >= 0),
+}
+
+# %% heads
+uniform = {name: ((1 / (position + 1)) * valid).sum() / valid.sum() for name, (_, valid) in targets.items()}
+shares = {name: np.stack([share(w, keys, valid) for w in weights]) for name, (keys, valid) in targets.items()}
+print(f"{'':14}" + "".join(f"  L{l + 1}H{j + 1}" for l in range(config.N) for j in range(config.h)) + "  uniform")
+for name in targets:
+    print(f"{name:14}" + "".join(f"{s:6.2f}" for s in shares[name].ravel()) + f"{uniform[name]:9.2f}")
+share_table = np.stack([shares[name] for name in targets])  # (3, N, h): previous, word start, newline
+uniform_table = np.array([uniform[name] for name in targets])  # (3,)
+
+# %% perplexity
+losses_nats = np.array([unigram_loss, bigram_loss, valid_loss])  # unigram, bigram, model
+perplexity = np.exp(losses_nats)
+bits = losses_nats / np.log(2)  # bits per character
+print("                    unigram  bigram  model")
+print("perplexity         " + "".join(f"{v:8.2f}" for v in perplexity))
+print("bits per character " + "".join(f"{v:8.2f}" for v in bits))
