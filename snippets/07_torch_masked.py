@@ -11,7 +11,8 @@ def attention(q, k, v, mask=None):
 
     mask: bool (..., n_q, n_k), True = may attend.
     """
-    scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5  # (..., n_q, n_k)
+    # (..., n_q, n_k)
+    scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
     if mask is not None:
         # Before the softmax: weight exactly 0.
         scores = scores.masked_fill(~mask, float("-inf"))

@@ -33,7 +33,8 @@ params = init_multi_head(rng, d_model)
 W = [torch.from_numpy(params[name]) for name in ("W_q", "W_k", "W_v", "W_o")]
 
 prompt, new = torch.from_numpy(x[:-1]), torch.from_numpy(x[-1:])
-cache = (split(prompt @ W[1], h), split(prompt @ W[2], h))  # (h, n - 1, d_k) each
+# (h, n - 1, d_k) each
+cache = (split(prompt @ W[1], h), split(prompt @ W[2], h))
 out, (keys, values) = decode_step(new, *W, h, cache)  # (1, d_model)
 
 print(f"cache after the step: keys {tuple(keys.shape)}, values {tuple(values.shape)}")
