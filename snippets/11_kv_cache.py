@@ -22,8 +22,9 @@ first = attn.decoder_only_step(params, tokens[:n_prompt], config, caches)
 # One at a time.
 rest = []
 for i in range(n_prompt, n):
-    next_token = tokens[i : i + 1]
-    rest.append(attn.decoder_only_step(params, next_token, config, caches))
+    token = tokens[i : i + 1]
+    step = attn.decoder_only_step(params, token, config, caches)
+    rest.append(step)
 stepped = np.concatenate([first, *rest])  # (n, vocab)
 # (n, vocab): one pass over everything.
 full = attn.forward_decoder_only(params, tokens, config)
