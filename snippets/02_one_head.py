@@ -19,8 +19,12 @@ print("scaled:\n", scaled.round(3))
 
 # %% softmax
 def softmax(x):
-    """Plain numpy softmax of each row. x: (n, m) -> (n, m), rows sum to 1."""
-    e = np.exp(x - x.max(axis=-1, keepdims=True))  # minus the row max: see the note below
+    """Plain numpy softmax of each row.
+
+    x: (n, m) -> (n, m), rows sum to 1.
+    """
+    # Minus the row max: see the note below.
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
 
 
@@ -33,7 +37,8 @@ sum_C = exp_C.sum()
 print("row C: exp", exp_C.round(3), " sum", sum_C.round(3), " divided", (exp_C / sum_C).round(3))
 
 # %% mix
-out = weights @ V  # (n, d_v): row i mixes the values with row i's weights
+# Row i mixes the values with row i's weights.
+out = weights @ V  # (n, d_v)
 print("out:\n", out.round(3))
 
 # %% check

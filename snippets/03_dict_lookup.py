@@ -1,5 +1,7 @@
-# A Python dict: the query must equal a key, and exactly one value comes back.
+# A Python dict: the query must equal a key,
+# and exactly one value comes back.
 table = {"red": 10.0, "green": 20.0, "blue": 30.0}
 
 print('table["green"] ->', table["green"])
-print('"teal" in table ->', "teal" in table)  # a near miss finds nothing
+# A near miss finds nothing.
+print('"teal" in table ->', "teal" in table)

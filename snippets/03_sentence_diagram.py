@@ -27,13 +27,19 @@ V = X @ params["W_v"]  # (n, d_v): what each word hands over
 query = words.index("sat")
 
 # %% task
-# A task whose right answer is known: each word must hand over the value of the word before it.
-# The first word, with no word before it, hands over its own.
-batch = rng.integers(0, len(vocab), (64, n))  # (64, n): 64 random sequences of six of the words
-X_train = E[batch] + positional_encoding(n, d_model)  # (64, n, d_model): built as the sentence was
-V_train = X_train @ params["W_v"]  # (64, n, d_v): the values, W_v kept as drawn
-source = np.array([0, 0, 1, 2, 3, 4])  # (n,): the position each word must read
-target = V_train[:, source]  # (64, n, d_v): the right output for every word
+# A task whose right answer is known: each word must hand over
+# the value of the word before it. The first word, with no word
+# before it, hands over its own.
+# 64 random sequences of six of the words.
+batch = rng.integers(0, len(vocab), (64, n))  # (64, n)
+# (64, n, d_model): built as the sentence was.
+X_train = E[batch] + positional_encoding(n, d_model)
+# The values, W_v kept as drawn.
+V_train = X_train @ params["W_v"]  # (64, n, d_v)
+# The position each word must read.
+source = np.array([0, 0, 1, 2, 3, 4])  # (n,)
+# The right output for every word.
+target = V_train[:, source]  # (64, n, d_v)
 
 # %% train
 trained = {"W_q": params["W_q"], "W_k": params["W_k"]}  # start from the random head above

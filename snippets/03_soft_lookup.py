@@ -3,7 +3,8 @@ import numpy as np
 
 from attn import scaled_dot_product_attention, softmax
 
-# The same three entries, but each key is a vector, so "close to" makes sense.
+# The same three entries, but each key is a vector,
+# so "close to" makes sense.
 keys = np.array(
     [
         [1.0, 0.0],  # "red"
@@ -11,17 +12,20 @@ keys = np.array(
         [-1.0, 0.0],  # "blue"
     ]
 )
-values = np.array([[10.0], [20.0], [30.0]])  # (n, d_v) with d_v = 1
+values = np.array([[10.0], [20.0], [30.0]])  # (n, d_v = 1)
 
-query = np.array([[0.5, 2.0]])  # (1, d_k): mostly "green", a little "red"
+# Mostly "green", a little "red".
+query = np.array([[0.5, 2.0]])  # (1, d_k)
 out, weights = scaled_dot_product_attention(query, keys, values, return_weights=True)
 every_key_weighted = bool((weights > 0).all())
 assert every_key_weighted
 
-sharp_query = 4 * query  # the same direction, a larger dot product with every key
+# The same direction, a larger dot product with every key.
+sharp_query = 4 * query
 sharp_out, sharp_weights = scaled_dot_product_attention(sharp_query, keys, values, return_weights=True)
 
-# Longer still: the weights approach one-hot on the best key, the hard lookup.
+# Longer still: the weights approach one-hot on the best key,
+# the hard lookup.
 hard_factor = 100
 _, hard_weights = scaled_dot_product_attention(hard_factor * query, keys, values, return_weights=True)
 

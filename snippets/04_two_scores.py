@@ -3,13 +3,16 @@ import numpy as np
 
 from attn import softmax
 
-leads = (1.0, 8.0)  # how far the first score is ahead of the second
+# How far the first score is ahead of the second.
+leads = (1.0, 8.0)
 slopes = []
 for lead in leads:
     z = np.array([lead, 0.0])  # (2,): two scores
     p = softmax(z)  # (2,)
-    nudged = softmax(z + np.array([0.1, 0.0]))  # the first score raised by 0.1
-    slopes.append(p[0] * p[1])  # how fast p_0 moves with z_0: p_0 (1 - p_0) = p_0 p_1
+    # The first score raised by 0.1.
+    nudged = softmax(z + np.array([0.1, 0.0]))
+    # How fast p_0 moves with z_0: p_0 (1 - p_0) = p_0 p_1.
+    slopes.append(p[0] * p[1])
     print(f"lead {lead:.0f}: weights {p[0]:.4f} {p[1]:.4f}", end="   ")
     print(f"first score +0.1: {nudged[0]:.4f} {nudged[1]:.4f}   slope {slopes[-1]:.5f}")
 

@@ -12,21 +12,26 @@ params = init_multi_head(rng, d_model)  # W_q, W_k, W_v, W_o: each (d_model, d_m
 W_q, W_k, W_v, W_o = (params[name] for name in ("W_q", "W_k", "W_v", "W_o"))
 
 # %% scratch
-Q, K, V = X @ W_q, X @ W_k, X @ W_v  # (n, d_model) each: every head's columns side by side
+# Every head's columns side by side.
+Q, K, V = X @ W_q, X @ W_k, X @ W_v  # (n, d_model) each
 
-# Split: cut the columns into h blocks of d_k, then put the head axis first.
-Q_h, K_h, V_h = (M.reshape(n, h, d_k).transpose(1, 0, 2) for M in (Q, K, V))  # (h, n, d_k) each
+# Split: cut the columns into h blocks of d_k,
+# then put the head axis first: (h, n, d_k) each.
+Q_h, K_h, V_h = (M.reshape(n, h, d_k).transpose(1, 0, 2) for M in (Q, K, V))
 
-# Attend: one batched product scores every head, no loop over heads.
+# Attend: one batched product scores every head,
+# no loop over heads.
 scores = Q_h @ K_h.transpose(0, 2, 1) / np.sqrt(d_k)  # (h, n, n)
-weights = softmax(scores)  # (h, n, n): one softmax per row, per head
+# One softmax per row, per head.
+weights = softmax(scores)  # (h, n, n)
 heads = weights @ V_h  # (h, n, d_v)
 
 # Merge: the heads side by side again, then W^O mixes them.
 concat = heads.transpose(1, 0, 2).reshape(n, h * d_v)  # (n, d_model)
 out = concat @ W_o  # (n, d_model)
 
-library_out = multi_head_attention(X, X, params, h)  # the same layer in one library call
+# The same layer in one library call.
+library_out = multi_head_attention(X, X, params, h)
 assert np.allclose(out, library_out), "the steps written out are the library's layer"
 print("Q_h:", Q_h.shape, " weights:", weights.shape, " out:", out.shape)
 

@@ -14,9 +14,11 @@ W_v = rng.standard_normal((d_model, d_v)) * scale  # third
 Q, K, V = X @ W_q, X @ W_k, X @ W_v  # (n, d_k), (n, d_k), (n, d_v)
 
 # %% mask
-mask = causal_mask(n)  # (n, n) bool: True where key j <= query i
+# (n, n) bool: True where key j <= query i.
+mask = causal_mask(n)
 
-# By hand: scores above the diagonal become -inf, and exp(-inf) is exactly 0.
+# By hand: scores above the diagonal become -inf,
+# and exp(-inf) is exactly 0.
 scores = Q @ K.T / np.sqrt(d_k)  # (n, n)
 masked_scores = np.where(mask, scores, -np.inf)  # (n, n)
 

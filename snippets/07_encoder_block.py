@@ -1,22 +1,34 @@
 # %% setup
 import numpy as np
 
-from attn import count_parameters, encoder_layer, feed_forward, init_encoder_layer, layer_norm, multi_head_attention
+from attn import (
+    count_parameters,
+    encoder_layer,
+    feed_forward,
+    init_encoder_layer,
+    layer_norm,
+    multi_head_attention,
+)
 
-seed, n, d_model, h, d_ff = 0, 4, 8, 2, 32  # d_ff: the feed-forward's hidden width
+# d_ff: the feed-forward's hidden width.
+seed, n, d_model, h, d_ff = 0, 4, 8, 2, 32
 rng = np.random.default_rng(seed)
-# init_encoder_layer assembles init_multi_head, init_feed_forward and init_layer_norm (gamma ones, beta zeros)
+# init_encoder_layer assembles init_multi_head, init_feed_forward
+# and init_layer_norm (gamma ones, beta zeros).
 params = init_encoder_layer(rng, d_model, d_ff)  # weights first,
 x = rng.standard_normal((n, d_model))  # then the input: (n, d_model)
 
 # %% block
 # Sublayer 1, self-attention: x = LayerNorm(x + Sublayer(x)).
 attention_out = multi_head_attention(x, x, params["self_attn"], h)
-x1 = layer_norm(x + attention_out, **params["norm1"])  # both (n, d_model)
+# x and attention_out: both (n, d_model).
+x1 = layer_norm(x + attention_out, **params["norm1"])
 
-# Sublayer 2, the position-wise feed-forward network, wrapped the same way.
+# Sublayer 2, the position-wise feed-forward network,
+# wrapped the same way.
 ffn = params["ffn"]
-hidden = np.maximum(x1 @ ffn["W_1"] + ffn["b_1"], 0.0)  # (n, d_ff): widen, ReLU
+# (n, d_ff): widen, ReLU.
+hidden = np.maximum(x1 @ ffn["W_1"] + ffn["b_1"], 0.0)
 ffn_out = hidden @ ffn["W_2"] + ffn["b_2"]  # (n, d_model)
 out = layer_norm(x1 + ffn_out, **params["norm2"])  # (n, d_model)
 

@@ -3,18 +3,25 @@ import numpy as np
 
 from attn import causal_mask, init_multi_head, multi_head_attention
 
-target = ["the", "cat", "sat", "down", "<end>"]  # the sentence the decoder must produce
-decoder_input = ["<start>"] + target[:-1]  # the same sentence, shifted right by one
+# The sentence the decoder must produce.
+target = ["the", "cat", "sat", "down", "<end>"]
+# The same sentence, shifted right by one.
+decoder_input = ["<start>"] + target[:-1]
 n = len(target)
-mask = causal_mask(n)  # (n, n): position i may attend to positions 0..i
+# (n, n): position i may attend to positions 0..i.
+mask = causal_mask(n)
 
 for i in range(n):
     seen = [decoder_input[j] for j in range(n) if mask[i, j]]
-    print(f"position {i} sees {' '.join(seen):<24} and is trained to predict {target[i]}")
+    print(f"position {i} sees {' '.join(seen):<24}", end=" ")
+    print(f"and is trained to predict {target[i]}")
 
-# Target token i sits in the input at position i + 1, which position i may not attend to.
-label_position = [i + 1 for i in range(n - 1)]  # where each label (but the last) sits in the input
-no_position_sees_its_label = not any(mask[i, label_position[i]] for i in range(n - 1))
+# Target token i sits in the input at position i + 1,
+# which position i may not attend to.
+# Where each label (but the last) sits in the input:
+label_position = [i + 1 for i in range(n - 1)]
+label_seen = [mask[i, label_position[i]] for i in range(n - 1)]
+no_position_sees_its_label = not any(label_seen)
 assert no_position_sees_its_label, "the mask hides from each position the token it is trained to predict"
 
 # %% numbers

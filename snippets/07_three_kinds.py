@@ -15,31 +15,40 @@ W_q, W_k, W_v = (rng.standard_normal((d_model, d)) / np.sqrt(d_model) for d in (
 
 # %% attend
 def attend(queries_from, keys_values_from, mask=None):
-    """Attention, Q from one sequence, K and V from another (or the same): (n_q, d_v), (n_q, n_k)."""
-    Q, K, V = queries_from @ W_q, keys_values_from @ W_k, keys_values_from @ W_v
+    """Q from one sequence, K and V from another (or the same).
+
+    -> out (n_q, d_v), weights (n_q, n_k).
+    """
+    Q = queries_from @ W_q
+    K, V = keys_values_from @ W_k, keys_values_from @ W_v
     return scaled_dot_product_attention(Q, K, V, mask=mask, return_weights=True)
 
 
 # %% encoder
-_, enc_weights = attend(memory, memory)  # the source attends to itself
+# The source attends to itself.
+_, enc_weights = attend(memory, memory)
 enc_zeros = int((enc_weights == 0).sum())
 print("encoder self-attention weights:", enc_weights.shape, " zeros:", enc_zeros)
 
 # %% decoder
-_, dec_weights = attend(y, y, mask=causal_mask(n_tgt))  # the target so far, causal
+# The target so far, causal.
+_, dec_weights = attend(y, y, mask=causal_mask(n_tgt))
 dec_zeros = int((dec_weights == 0).sum())
 print("decoder self-attention weights:", dec_weights.shape, " zeros:", dec_zeros)
 
 # %% cross
-cross_out, cross_weights = attend(y, memory)  # Q from the target, K and V from the source
+# Q from the target, K and V from the source.
+cross_out, cross_weights = attend(y, memory)
 cross_zeros = int((cross_weights == 0).sum())
 print("cross-attention weights:", cross_weights.shape, " zeros:", cross_zeros)
 print("cross-attention output: ", cross_out.shape)
 print(cross_weights.round(2))
 
 # %% padded
-n_real = 3  # say this source has only 3 real tokens, then padding
-source_mask = padding_mask([n_real], n_src)[0]  # (1, n_src): True for real tokens
+# Say this source has only 3 real tokens, then padding.
+n_real = 3
+# True for real tokens.
+source_mask = padding_mask([n_real], n_src)[0]  # (1, n_src)
 _, padded_cross_weights = attend(y, memory, mask=source_mask)
 padded_zeros = int((padded_cross_weights == 0).sum())
 print(f"source padded after {n_real} tokens: zeros: {padded_zeros}")
@@ -67,7 +76,9 @@ for ax, (weights, title, real) in zip(axes, panels, strict=True):
 fig.savefig("cross_attention.svg")
 
 # %% layer
-y_next = decoder_layer(y, memory, init_decoder_layer(rng, d_model, d_ff), h)  # causal by default
+layer_params = init_decoder_layer(rng, d_model, d_ff)
+# Causal by default.
+y_next = decoder_layer(y, memory, layer_params, h)
 print("decoder_layer:", y.shape, "and", memory.shape, "->", y_next.shape)
 
 # %% checks

@@ -7,15 +7,21 @@ from attn import causal_mask, scaled_dot_product_attention
 
 
 def attention(q, k, v, mask=None):
-    """softmax(q k^T / sqrt(d_k)) v; mask: bool (..., n_q, n_k), True = may attend -> (..., n_q, d_v)."""
-    scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5  # (..., n_q, n_k)
+    """softmax(q k^T / sqrt(d_k)) v -> (..., n_q, d_v).
+
+    mask: bool (..., n_q, n_k), True = may attend.
+    """
+    # (..., n_q, n_k)
+    scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
     if mask is not None:
-        scores = scores.masked_fill(~mask, float("-inf"))  # before the softmax: weight exactly 0
+        # Before the softmax: weight exactly 0.
+        scores = scores.masked_fill(~mask, float("-inf"))
     weights = torch.softmax(scores, dim=-1)  # (..., n_q, n_k)
     return weights @ v, weights
 
 
-# The example of page 03 again: same seed, same draws, same order, variance 1 / d_model.
+# The example of page 03 again: same seed, same draws,
+# same order, variance 1 / d_model.
 seed, n, d_model, d_k, d_v = 1, 4, 8, 4, 4
 rng = np.random.default_rng(seed)
 X = rng.standard_normal((n, d_model))  # (n, d_model)
@@ -23,7 +29,8 @@ W_q, W_k, W_v = (rng.standard_normal((d_model, d)) / np.sqrt(d_model) for d in (
 Q, K, V = X @ W_q, X @ W_k, X @ W_v  # (n, d_k), (n, d_k), (n, d_v)
 mask = causal_mask(n)  # (n, n), True where key j <= query i
 
-out, weights = attention(*map(torch.from_numpy, (Q, K, V)), torch.from_numpy(mask))
+tensors = map(torch.from_numpy, (Q, K, V, mask))
+out, weights = attention(*tensors)
 print("weights:\n", weights.numpy().round(3))
 
 # %% checks

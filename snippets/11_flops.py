@@ -3,28 +3,35 @@ import math
 
 from attn import token_flops
 
-d_model, d_ff, h = 512, 2048, 8  # the paper's base model (Vaswani et al. 2017)
+# The paper's base model (Vaswani et al. 2017).
+d_model, d_ff, h = 512, 2048, 8
 d_k = d_model // h
 sizes = [16, 128, 1024, 8192]
 
 cached = [token_flops(n, d_model, d_ff, cached=True) for n in sizes]
 recomputed = [token_flops(n, d_model, d_ff, cached=False) for n in sizes]
-ratio = [r // c for r, c in zip(recomputed, cached, strict=True)]  # exact: the remainders are 0
+# Exact: the remainders are 0.
+ratio = [r // c for r, c in zip(recomputed, cached, strict=True)]
 assert all(r == n * c for n, c, r in zip(sizes, cached, recomputed, strict=True)), "without = n x with"
-mixing_share = [4 * n * d_model / c for n, c in zip(sizes, cached, strict=True)]  # q against n keys and values
-mixing_pct = [round(100 * share) for share in mixing_share]  # of the cached step's FLOPs
+# q against n keys and values:
+mixing_share = [4 * n * d_model / c for n, c in zip(sizes, cached, strict=True)]
+# In percent of the cached step's FLOPs.
+mixing_pct = [round(100 * share) for share in mixing_share]
 
 print(f"{'n':>6} {'with cache':>12} {'(reading it)':>13} {'without':>16} {'ratio':>6}")
 for n, c, pct, r, q in zip(sizes, cached, mixing_pct, recomputed, ratio, strict=True):
     print(f"{n:>6} {c:>12} {pct:>11}% {r:>16} {q:>6}")
 
-n_total = 1024  # generating a whole sequence: the sum over every position
-total_without = sum(token_flops(n, d_model, d_ff, False) for n in range(1, n_total + 1))
-total_with = sum(token_flops(n, d_model, d_ff, True) for n in range(1, n_total + 1))
+# Generating a whole sequence: the sum over every position.
+n_total = 1024
+positions = range(1, n_total + 1)
+total_without = sum(token_flops(n, d_model, d_ff, False) for n in positions)
+total_with = sum(token_flops(n, d_model, d_ff, True) for n in positions)
 total_ratio = total_without / total_with
-# The same sum if the uncached pass skipped the masked scores: row i meets only i + 1 keys, so its
-# query-key and weight-value products shrink from 4 n^2 d_model to 2 n (n + 1) d_model.
-masked_saving = sum(4 * n * n * d_model - 2 * n * (n + 1) * d_model for n in range(1, n_total + 1))
+# The same sum if the uncached pass skipped the masked scores:
+# row i meets only i + 1 keys, so its query-key and weight-value
+# products shrink from 4 n^2 d_model to 2 n (n + 1) d_model.
+masked_saving = sum(4 * n * n * d_model - 2 * n * (n + 1) * d_model for n in positions)
 masked_ratio = (total_without - masked_saving) / total_with
 print(f"all {n_total} tokens, per layer: {total_ratio:.0f}x fewer FLOPs with the cache")
 

@@ -3,15 +3,17 @@ import numpy as np
 from attn import Config, greedy_generate, init_decoder_only
 
 # The model of 11_teacher_forcing.py: same words, seed and sizes.
-words = ["<s>", "the", "cat", "sat", "on", "mat", "a", "dog", "ran", "to", "it", "."]
+words = "<s> the cat sat on mat a dog ran to it .".split()
 seed = 11
 vocab, d_model, h, d_ff, N = len(words), 16, 4, 64, 2
-config = Config(vocab, d_model, h, d_ff, N, pad=None)  # no token is padding
+# No token is padding.
+config = Config(vocab, d_model, h, d_ff, N, pad=None)
 params = init_decoder_only(np.random.default_rng(seed), config)
 
 prompt = [words.index("<s>"), words.index("the")]
 steps = 8
-# Without a cache: a full causal pass over the whole sequence for every new token.
+# Without a cache: a full causal pass over the whole sequence
+# for every new token.
 tokens_full, logits_full = greedy_generate(params, prompt, config, steps, use_cache=False)
 # With a cache: the prompt once, then one token per step.
 tokens_cached, logits_cached = greedy_generate(params, prompt, config, steps, use_cache=True)

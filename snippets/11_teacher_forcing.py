@@ -3,29 +3,40 @@ import numpy as np
 
 from attn import Config, forward_decoder_only, init_decoder_only
 
-words = ["<s>", "the", "cat", "sat", "on", "mat", "a", "dog", "ran", "to", "it", "."]
+words = "<s> the cat sat on mat a dog ran to it .".split()
 seed = 11
 vocab, d_model, h, d_ff, N = len(words), 16, 4, 64, 2
-config = Config(vocab, d_model, h, d_ff, N, pad=None)  # no token is padding
+# No token is padding.
+config = Config(vocab, d_model, h, d_ff, N, pad=None)
 params = init_decoder_only(np.random.default_rng(seed), config)  # random, untrained
 
 # %% pass
-target = [words.index(w) for w in "the cat sat on the mat .".split()]  # what the model should produce
-inputs = [words.index("<s>")] + target[:-1]  # shifted right: a start token in, the last token out
+# What the model should produce.
+sentence = "the cat sat on the mat ."
+target = [words.index(w) for w in sentence.split()]
+# Shifted right: a start token in, the last token out.
+inputs = [words.index("<s>")] + target[:-1]
 n = len(inputs)
-logits = forward_decoder_only(params, inputs, config)  # (n, vocab): one causal pass, every position at once
+# (n, vocab): one causal pass, every position at once.
+logits = forward_decoder_only(params, inputs, config)
 
 print("position  input  ->  target   (model's guess)")
 for i in range(n):
-    print(f"{i:>8}  {words[inputs[i]]:>5}  ->  {words[target[i]]:<6}   ({words[logits[i].argmax()]})")
+    word_in, word_out = words[inputs[i]], words[target[i]]
+    guess = words[logits[i].argmax()]
+    print(f"{i:>8}  {word_in:>5}  ->  {word_out:<6}   ({guess})")
 print(f"logits: {logits.shape}")
 
 # %% loss
-# Cross-entropy of the true next token at every position, averaged: the training loss.
-shifted = logits - logits.max(axis=-1, keepdims=True)  # (n, vocab), for a stable log-softmax
-log_probs = shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))  # (n, vocab)
+# Cross-entropy of the true next token at every position,
+# averaged: the training loss.
+# (n, vocab), for a stable log-softmax:
+shifted = logits - logits.max(axis=-1, keepdims=True)
+log_sum = np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
+log_probs = shifted - log_sum  # (n, vocab)
 loss = -log_probs[np.arange(n), target].mean()
-uniform_loss = np.log(vocab)  # the loss of a model that spreads its bets evenly
+# The loss of a model that spreads its bets evenly.
+uniform_loss = np.log(vocab)
 print(f"loss {loss:.2f}  (uniform guess: {uniform_loss:.2f})")
 
 # %% check

@@ -12,22 +12,29 @@ def split(t, h):
 
 
 def decode_step(x_new, W_q, W_k, W_v, W_o, h, cache):
-    """One new token: x_new (1, d_model), cache (keys, values) (h, t, d_k) each
-    -> out (1, d_model), and the cache with the new key and value appended (h, t + 1, d_k)."""
-    q, k, v = split(x_new @ W_q, h), split(x_new @ W_k, h), split(x_new @ W_v, h)  # (h, 1, d_k) each
-    keys, values = torch.cat([cache[0], k], dim=-2), torch.cat([cache[1], v], dim=-2)  # (h, t + 1, d_k)
-    weights = (q @ keys.transpose(-2, -1) / q.shape[-1] ** 0.5).softmax(dim=-1)  # (h, 1, t + 1): no mask needed
+    """One new token: x_new (1, d_model), cache (keys, values),
+    (h, t, d_k) each -> out (1, d_model), and the cache with
+    the new key and value appended, (h, t + 1, d_k)."""
+    # (h, 1, d_k) each
+    q, k, v = (split(x_new @ W, h) for W in (W_q, W_k, W_v))
+    keys = torch.cat([cache[0], k], dim=-2)  # (h, t + 1, d_k)
+    values = torch.cat([cache[1], v], dim=-2)
+    scores = q @ keys.transpose(-2, -1) / q.shape[-1] ** 0.5
+    # (h, 1, t + 1): no mask needed
+    weights = scores.softmax(dim=-1)
     return (weights @ values).transpose(-3, -2).flatten(-2) @ W_o, (keys, values)
 
 
 seed, n, d_model, h = 0, 6, 16, 4
 rng = np.random.default_rng(seed)
-x = rng.standard_normal((n, d_model))  # (n, d_model): a prompt of n - 1 tokens, then one new token
+# (n, d_model): a prompt of n - 1 tokens, then one new token.
+x = rng.standard_normal((n, d_model))
 params = init_multi_head(rng, d_model)
 W = [torch.from_numpy(params[name]) for name in ("W_q", "W_k", "W_v", "W_o")]
 
 prompt, new = torch.from_numpy(x[:-1]), torch.from_numpy(x[-1:])
-cache = (split(prompt @ W[1], h), split(prompt @ W[2], h))  # (h, n - 1, d_k) each
+# (h, n - 1, d_k) each
+cache = (split(prompt @ W[1], h), split(prompt @ W[2], h))
 out, (keys, values) = decode_step(new, *W, h, cache)  # (1, d_model)
 
 print(f"cache after the step: keys {tuple(keys.shape)}, values {tuple(values.shape)}")
