@@ -89,11 +89,12 @@ assert np.all(np.diff(frozen_count["unscaled"]) > 0), "the saturated share does 
 assert np.all(np.diff(q_small_unscaled) > 0), "the starved share does not grow with d_k"
 assert np.all(np.diff(jac_unscaled) < 0), "the unscaled softmax does not respond less as d_k grows"
 
-print(f"{n} keys: mean ||J||_F of the softmax, starved queries (of {n_queries})")
-print(" d_k   ||J||: unscaled  scaled   starved: unscaled  scaled")
-columns = (jac_unscaled, jac_scaled, q_small_unscaled, q_small_scaled)
+print(f"{n} keys, {n_queries} queries: mean ||J||_F")
+print(f"and % frozen (||J||_F < {frozen_below})")
+print(" d_k  unscaled  scaled  frozen: unscaled")
+columns = (jac_unscaled, jac_scaled, 100 * frozen_unscaled)
 for d_k, *values in zip(d_ks, *columns, strict=True):
-    print("{:4d} {:16.3f} {:7.3f} {:18d} {:7d}".format(d_k, *values))
+    print("{:4d} {:9.3f} {:7.3f} {:17.1f}".format(d_k, *values))
 
 # %% keys100
 # The same measurement with 100 keys per query: 2,000 queries in 20 groups of 100, the

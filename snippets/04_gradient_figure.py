@@ -49,17 +49,25 @@ for d_k in d_ks:  # 100 keys: 20 groups of 100 queries, each group sharing its k
 
 styles = ("unscaled", "tab:red", "o"), ("scaled", "tab:blue", "s")
 
-# The main result: how strongly the softmax responds, then the share of starved queries.
-fig, (top, ax) = plt.subplots(2, 1, figsize=(4, 6.6), layout="constrained", sharex=True)
+# The main result: how strongly the softmax responds, 10 keys per query.
+fig, top = plt.subplots(figsize=(4, 3.4), layout="constrained")
 for name, color, marker in styles:
     top.semilogx(d_ks, curves["J", name], marker=marker, color=color, label=name)
-    for keys_per_query, suffix, line in (10, "", "-"), (100, " 100", "--"):
-        label = f"{name}, {keys_per_query} keys"
-        ax.semilogx(d_ks, curves["q small" + suffix, name], line, marker=marker, color=color, label=label)
 top.set_title("Softmax response, 10 keys")
 top.set_ylabel("mean $\\|J\\|_F$ over 2,000 queries")
 top.set_ylim(0, 0.4)
 top.legend(loc="lower left")
+top.set_xlabel("$d_k$ (log scale)")
+top.set_xticks(d_ks, [str(d) for d in d_ks])
+top.minorticks_off()
+fig.savefig("response.svg")
+
+# The research note: the share of starved queries, 10 and 100 keys per query.
+fig, ax = plt.subplots(figsize=(4, 3.6), layout="constrained")
+for name, color, marker in styles:
+    for keys_per_query, suffix, line in (10, "", "-"), (100, " 100", "--"):
+        label = f"{name}, {keys_per_query} keys"
+        ax.semilogx(d_ks, curves["q small" + suffix, name], line, marker=marker, color=color, label=label)
 ax.set_title("Starved queries")
 ax.set_ylabel("% of 2,000 random queries")
 ax.set_ylim(-3, 100)
