@@ -15,8 +15,7 @@ ratio = [r // c for r, c in zip(recomputed, cached, strict=True)]
 assert all(r == n * c for n, c, r in zip(sizes, cached, recomputed, strict=True)), "without = n x with"
 # q against n keys and values:
 mixing_share = [4 * n * d_model / c for n, c in zip(sizes, cached, strict=True)]
-# In percent of the cached step's FLOPs.
-mixing_pct = [round(100 * share) for share in mixing_share]
+mixing_pct = [round(100 * share) for share in mixing_share]  # in percent of the cached step's FLOPs
 
 print("MFLOPs of one step, n tokens in context:")
 print(f"{'n':>6}{'cached':>8}{'reading':>9}{'uncached':>10}{'ratio':>7}")
