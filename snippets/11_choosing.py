@@ -25,8 +25,8 @@ kept_k = top_k(probs, 2)  # (vocab,)
 kept_p = top_p(probs, 0.8)  # (vocab,)
 top_two_mass = np.sort(probs)[-2:].sum()
 print("top-k, k = 2:  ", kept_k.round(3))
-print("top-p, p = 0.8:", kept_p.round(3), end=" ")
-print(f" (the top two hold only {top_two_mass:.2f})")
+print("top-p, p = 0.8:", kept_p.round(3))
+print(f"(the top two hold only {top_two_mass:.2f})")
 
 # %% draws
 rng = np.random.default_rng(0)

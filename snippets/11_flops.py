@@ -15,12 +15,12 @@ ratio = [r // c for r, c in zip(recomputed, cached, strict=True)]
 assert all(r == n * c for n, c, r in zip(sizes, cached, recomputed, strict=True)), "without = n x with"
 # q against n keys and values:
 mixing_share = [4 * n * d_model / c for n, c in zip(sizes, cached, strict=True)]
-# In percent of the cached step's FLOPs.
-mixing_pct = [round(100 * share) for share in mixing_share]
+mixing_pct = [round(100 * share) for share in mixing_share]  # in percent of the cached step's FLOPs
 
-print(f"{'n':>6} {'with cache':>12} {'(reading it)':>13} {'without':>16} {'ratio':>6}")
+print("MFLOPs of one step, n tokens in context:")
+print(f"{'n':>6}{'cached':>8}{'reading':>9}{'uncached':>10}{'ratio':>7}")
 for n, c, pct, r, q in zip(sizes, cached, mixing_pct, recomputed, ratio, strict=True):
-    print(f"{n:>6} {c:>12} {pct:>11}% {r:>16} {q:>6}")
+    print(f"{n:>6}{c / 1e6:>8.2f}{pct:>8}%{r / 1e6:>10.2f}{q:>7}")
 
 # Generating a whole sequence: the sum over every position.
 n_total = 1024
@@ -33,7 +33,7 @@ total_ratio = total_without / total_with
 # products shrink from 4 n^2 d_model to 2 n (n + 1) d_model.
 masked_saving = sum(4 * n * n * d_model - 2 * n * (n + 1) * d_model for n in positions)
 masked_ratio = (total_without - masked_saving) / total_with
-print(f"all {n_total} tokens, per layer: {total_ratio:.0f}x fewer FLOPs with the cache")
+print(f"all {n_total} tokens: {total_ratio:.0f}x fewer with the cache")
 
 
 # %% check

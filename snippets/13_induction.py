@@ -32,7 +32,9 @@ def sequences(rng, count, repeat=True):
     return (tokens if repeat else rng.integers(0, vocab, (count, n + 1))), k
 
 
-print("one training row, k =", *sequences(np.random.default_rng(3), 1)[::-1], sep=" ")
+example_row, example_k = sequences(np.random.default_rng(3), 1)
+print(f"one training row, k = {example_k[0]}:")
+print(example_row[0])
 
 # %% previous-token
 beta = 50.0  # sharpness: every score is 0 or beta
@@ -40,7 +42,7 @@ back = causal_mask(n) & ~np.eye(n, dtype=bool)  # strictly earlier positions
 
 
 def previous_token_head(one_hot):
-    """Layer 0: query i matches key i - 1 by position and copies its token. (..., n, vocab) -> (out, weights)."""
+    """First layer: query i matches key i - 1 by position and copies its token. (..., n, vocab) -> (out, weights)."""
     query = beta * np.sqrt(n) * np.eye(n)  # (n, n): row i is position i
     key = np.eye(n, k=1)  # (n, n): row j is position j + 1
     return scaled_dot_product_attention(query, key, one_hot, mask=back, return_weights=True)
@@ -48,7 +50,7 @@ def previous_token_head(one_hot):
 
 # %% match
 def induction_head(one_hot, previous):
-    """Layer 1: query with the token, key with the copied predecessor, copy the token found -> (out, weights)."""
+    """Second layer: query with the token, key with the copied predecessor, copy the token found -> (out, weights)."""
     query = beta * np.sqrt(vocab) * one_hot  # (..., n, vocab)
     return scaled_dot_product_attention(query, previous, one_hot, mask=back, return_weights=True)
 
@@ -63,7 +65,8 @@ queries = position >= k[:, None]  # token i occurred before
 right = guess.argmax(-1) == test[:, 1:]  # (1000, n)
 circuit_right, n_queries = int(right[queries].sum()), int(queries.sum())
 assert circuit_right == n_queries, "every token seen before is followed by the right guess"
-print(f"hand-set circuit, 1000 held-out rows: {circuit_right:,} of {n_queries:,} right after a token seen before")
+print("hand-set circuit, 1000 held-out rows:")
+print(f"{circuit_right:,} of {n_queries:,} right after a seen token")
 
 # %% stripe-figure
 row = np.flatnonzero(k == 4)[0]  # a held-out row with blocks of 4
@@ -102,7 +105,8 @@ _, fresh_circuit = induction_head(fresh_hot, previous_token_head(fresh_hot)[0])
 circuit_share = weight_on(circuit_weights[:, None], matches, queries)[0]
 circuit_fresh = weight_on(fresh_circuit[:, None], matches, queries)[0]
 uniform = ((matches.sum(-1) / (position + 1)) * queries).sum() / queries.sum()
-print(f"hand-set second-layer head: {circuit_share:.2f} on repeated rows, {circuit_fresh:.2f} on fresh rows")
+print("hand-set second-layer head:")
+print(f"{circuit_share:.2f} on repeated rows, {circuit_fresh:.2f} on fresh rows")
 print(f"uniform causal head:   {uniform:.2f}")
 
 # %% train
@@ -122,7 +126,9 @@ nll = -np.take_along_axis(log_p, test[:, 1:, None], axis=-1)[..., 0]  # (1000, n
 repeats = position + 1 >= k[:, None]  # token i + 1 seen before
 first_pass, repeat_loss = nll[~repeats].mean(), nll[repeats].mean()
 ln_vocab = np.log(vocab)  # the loss of a uniform guess
-print(f"loss, nats per token: first pass {first_pass:.3f}, repeats {repeat_loss:.3f} (ln vocab = {ln_vocab:.3f})")
+print("loss, nats per token:")
+print(f"first pass {first_pass:.3f}, repeats {repeat_loss:.3f}")
+print(f"(ln vocab = {ln_vocab:.3f})")
 
 # %% reserve
 seen = np.maximum.accumulate(one_hot, axis=1) > 0  # (1000, n, vocab): tokens seen up to query i
@@ -150,10 +156,10 @@ on_control = decoder_only_attention_weights(params, control[:, :-1], config)
 induction = np.stack([weight_on(w, matches, queries) for w in on_test])  # (N, h)
 same_places = np.stack([weight_on(w, matches, queries) for w in on_control])  # (N, h)
 assert np.all(induction[1] < same_places[1]), "second layer: less on the matching keys than in fresh rows"
-print("trained model, summed weight on the matching keys:")
-print("                   layer 1 heads  layer 2 heads")
-print("  repeated rows      {:.2f} {:.2f}      {:.2f} {:.2f}".format(*induction.ravel()))
-print("  fresh rows         {:.2f} {:.2f}      {:.2f} {:.2f}".format(*same_places.ravel()))
+print("trained heads, weight on matching keys:")
+print("               layer 1    layer 2")
+print("repeated rows  {:.2f} {:.2f}  {:.2f} {:.2f}".format(*induction.ravel()))
+print("fresh rows     {:.2f} {:.2f}  {:.2f} {:.2f}".format(*same_places.ravel()))
 
 # %% recent
 after_previous = np.clip(position - k[:, None] + 1, 0, n - 1)  # the key after i's most recent occurrence

@@ -70,7 +70,8 @@ text = play()
 split = int(0.9 * len(text))  # the first 90% trains, the last 10% validates
 train_text, valid_text = text[:split], text[split:]
 n_train, n_valid = len(train_text), len(valid_text)
-print(f"{len(text):,} characters: {len(train_text):,} to train on, {len(valid_text):,} to validate")
+print(f"{len(text):,} characters")
+print(f"train on {n_train:,}, validate on {n_valid:,}")
 
 # %% characters
 chars = sorted(set(text))  # the vocabulary: every character that occurs
@@ -78,8 +79,9 @@ n_chars = len(chars)
 index = {c: i for i, c in enumerate(chars)}
 ids = np.array([index[c] for c in train_text])  # (n,): the text as token ids
 print("vocabulary:", len(chars), "characters")
-print(repr("".join(chars)))
-print("'Macbeth' as ids:", [index[c] for c in "Macbeth"])
+for group in (str.isupper, str.islower, lambda c: not c.isalpha()):  # capitals, lower case, the rest
+    print(repr("".join(c for c in chars if group(c))))
+print("'Macbeth':", [index[c] for c in "Macbeth"])
 
 # %% bpe
 # learn_bpe repeats two steps: pair_counts counts adjacent pairs, merge_pair replaces the most frequent
@@ -87,8 +89,10 @@ merges, tokens = learn_bpe(ids, merges=200, first_new=len(chars))
 pieces = list(chars)  # the string each id stands for
 for a, b in merges:
     pieces.append(pieces[a] + pieces[b])
-print("first merges:", [pieces[len(chars) + i] for i in range(10)])
-print("merges 190-199:", [pieces[len(chars) + i] for i in range(190, 200)])
+for first, last in ((0, 9), (190, 199)):
+    print(f"merges {first}-{last}:")
+    print([pieces[len(chars) + i] for i in range(first, first + 5)])
+    print([pieces[len(chars) + i] for i in range(first + 5, last + 1)])
 
 # %% compression
 valid_ids = np.array([index[c] for c in valid_text])
@@ -99,12 +103,15 @@ valid_ratio = len(valid_ids) / len(valid_tokens)  # characters per token
 vocab_size = len(pieces)
 longest = max(pieces, key=len)
 ends_in_space = sum(1 for p in pieces[len(chars) :] if p.endswith(" ") and p.strip())  # "e ", "his "
-print(
-    f"vocabulary {len(chars)} -> {vocab_size} tokens; characters per token:"
-    f" {train_ratio:.2f} (training text), {valid_ratio:.2f} (validation text)"
-)
-print(f"longest token: {longest!r}; merged tokens that end in a space: {ends_in_space}")
-print("validation line as tokens:", [pieces[t] for t in bpe_encode(valid_ids[27:60], merges, len(chars))])
+print(f"vocabulary {len(chars)} -> {vocab_size} tokens")
+print(f"characters per token, training: {train_ratio:.2f}")
+print(f"characters per token, validation: {valid_ratio:.2f}")
+print(f"longest token: {longest!r}")
+print(f"merged tokens ending in a space: {ends_in_space}")
+line_tokens = [pieces[t] for t in bpe_encode(valid_ids[27:60], merges, len(chars))]
+print("a validation line as tokens:")
+for start in range(0, len(line_tokens), 6):
+    print(line_tokens[start : start + 6])
 
 # %% baselines
 train_ids, V = ids, n_chars  # the training text as ids, and the vocabulary size
@@ -116,7 +123,8 @@ np.add.at(pairs, (train_ids[:-1], train_ids[1:]), 1)
 bigram = pairs / pairs.sum(axis=1, keepdims=True)  # rows sum to 1
 unigram_loss = -np.log(unigram[valid_ids[1:]]).mean()  # nats per character
 bigram_loss = -np.log(bigram[valid_ids[:-1], valid_ids[1:]]).mean()
-print(f"validation loss, nats per character: unigram {unigram_loss:.3f}, bigram {bigram_loss:.3f}")
+print("validation loss, nats per character:")
+print(f"unigram {unigram_loss:.3f}, bigram {bigram_loss:.3f}")
 
 # %% model
 n, batch, steps, warmup = 32, 32, 400, 100  # context, sequences per step, steps, warm-up steps
@@ -126,7 +134,8 @@ rng = np.random.default_rng(0)
 params = init_decoder_only(rng, config, dtype=np.float32)  # float32: faster than float64
 parameters = count_parameters(params)
 assert parameters == parameter_counts(config, decoder_only=True)["total"]
-print(f"parameters: {parameters:,}; d_model {config.d_model}, h {config.h}, N {config.N}, context {n}")
+print(f"parameters: {parameters:,}")
+print(f"d_model {config.d_model}, h {config.h}, N {config.N}, context {n}")
 
 
 # %% evaluate
@@ -158,8 +167,9 @@ for step in range(1, steps + 1):
     if step % 50 == 0:
         curve.append((step, validation_loss(params)))
 valid_loss = curve[-1][1]
-print(f"after {steps} steps: validation loss {valid_loss:.3f} nats per character")
-print(f"                     training loss (last 50 steps) {np.mean(losses[-50:]):.3f}")
+print(f"after {steps} steps, nats per character:")
+print(f"validation loss {valid_loss:.3f}")
+print(f"training loss (last 50 steps) {np.mean(losses[-50:]):.3f}")
 
 # %% fit
 fit_x, fit_y = windows(train_ids[-len(valid_ids) :], n)  # (323, 32) each: the last training characters
@@ -193,9 +203,11 @@ top5_mass = np.sort(p)[::-1][:5].sum()
 top5_pct = round(100 * top5_mass)  # the share of the probability top-k = 5 keeps, in percent
 p_top, cold_top, top_p_kept = p.max(), dists["T = 0.5"].max(), kept["top-p, p = 0.9"]
 print(f"after {prompt!r}:")
-print("  ".join(f"{chars[i]!r} {p[i]:.3f}" for i in top))
-print(f"top probability: {p.max():.3f} at T = 1, {dists['T = 0.5'].max():.3f} at T = 0.5")
-print(f"top-k = 5 keeps {top5_pct}% of the mass; top-p = 0.9 keeps {kept['top-p, p = 0.9']} characters")
+for row in (top[:4], top[4:]):
+    print("  ".join(f"{chars[i]!r} {p[i]:.3f}" for i in row))
+print(f"top at T = 1: {p.max():.3f}; at T = 0.5: {dists['T = 0.5'].max():.3f}")
+print(f"top-k = 5 keeps {top5_pct}% of the mass")
+print(f"top-p = 0.9 keeps {kept['top-p, p = 0.9']} characters")
 
 # %% sampling-figure
 plt.rcParams.update({"font.size": 12.5})  # stacked, 4.3 inches wide: 10 pt or more on a phone
@@ -281,9 +293,10 @@ targets = {
 # %% heads
 uniform = {name: ((1 / (position + 1)) * valid).sum() / valid.sum() for name, (_, valid) in targets.items()}
 shares = {name: np.stack([share(w, keys, valid) for w in weights]) for name, (keys, valid) in targets.items()}
-print(f"{'':14}" + "".join(f"  L{l + 1}H{j + 1}" for l in range(config.N) for j in range(config.h)) + "  uniform")
-for name in targets:
-    print(f"{name:14}" + "".join(f"{s:6.2f}" for s in shares[name].ravel()) + f"{uniform[name]:9.2f}")
+for layer in range(config.N):  # one table per layer: narrow enough for a phone
+    print(f"{f'layer {layer + 1}':12}" + "".join(f"{f'H{j + 1}':>6}" for j in range(config.h)) + f"{'uniform':>8}")
+    for name in targets:
+        print(f"{name:12}" + "".join(f"{s:6.2f}" for s in shares[name][layer]) + f"{uniform[name]:8.2f}")
 share_table = np.stack([shares[name] for name in targets])  # (3, N, h): previous, word start, newline
 uniform_table = np.array([uniform[name] for name in targets])  # (3,)
 
