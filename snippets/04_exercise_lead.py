@@ -27,6 +27,14 @@ sd_gap = np.sqrt(2 * d_k)
 assert abs(gaps.std() / sd_gap - 1) < 0.03, "the gaps should have a standard deviation near sqrt(2 d_k)"
 pct_gap_larger = round(100 * (np.abs(gaps) > lead).mean())  # a whole percentage
 
+# Scaled, the same gap has standard deviation sqrt(2).
+scaled_gaps = gaps / np.sqrt(d_k)  # (n_pairs,)
+sd_gap_scaled = np.sqrt(2)
+lead_in_gap_sd_scaled = lead / sd_gap_scaled
+pct_scaled_gap_larger = 100 * (np.abs(scaled_gaps) > lead).mean()
+
 print(f"lead needed for {target} of the weight among {n} keys: {lead:.3f} (= ln 81: {np.log(81):.3f})")
 print(f"at d_k = {d_k}: {lead_in_sd_unscaled:.3f} standard deviations unscaled, {lead_in_sd_scaled:.3f} scaled")
 print(f"gap between two unscaled scores: sd {sd_gap:.1f}, larger than {lead:.3f} in {pct_gap_larger:.0f}% of pairs")
+print(f"scaled gap: sd {sd_gap_scaled:.2f}, lead = {lead_in_gap_sd_scaled:.2f} sd")
+print(f"scaled gaps larger than the lead: {pct_scaled_gap_larger:.1f}%")
