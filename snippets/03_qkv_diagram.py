@@ -59,7 +59,7 @@ for b, name in enumerate(W):
         FancyArrowPatch((3.25, y_top - 1.2), (3.85, y_top - 1.2), arrowstyle="-|>", mutation_scale=14, color="black")
     )
     row(ax, 4.0, y_top - 1.7, made[name], f"{names[name]} {made[name].shape}")
-ax.set_title("One token becomes a query, a key and a value:\nthe same row times three learned matrices", fontsize=12)
+ax.set_title("One token becomes a query, a key and a value:\nthe same row times three matrices", fontsize=12)
 ax.set_xlim(-0.1, 8.1)
 ax.set_ylim(y_top - 2.6, 12.2)
 ax.set_aspect("equal")
