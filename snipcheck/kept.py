@@ -50,6 +50,22 @@ def code_fingerprint() -> str:
     return digest.hexdigest()
 
 
+def write_whole(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` so that a reader sees the whole file or none: through a temporary
+    file of this process and thread, renamed over it. A file that cannot be written is not kept
+    (the caller computes it again next time), and leaves no temporary file behind."""
+    temporary = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, path)
+    except OSError:
+        try:
+            temporary.unlink(missing_ok=True)
+        except OSError:
+            pass
+
+
 class _Table:
     """One function's answers: text hash -> encoded answer."""
 
@@ -80,16 +96,7 @@ class _Table:
             return
         if len(self.answers) > 2 * len(self.used) + 64:  # mostly texts no longer read: drop them
             self.answers = {key: self.answers[key] for key in self.used if key in self.answers}
-        temporary = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            temporary.write_text(json.dumps({"code": code_fingerprint(), "answers": self.answers}), encoding="utf-8")
-            os.replace(temporary, path)  # a reader sees the whole file or none
-        except OSError:
-            try:
-                temporary.unlink(missing_ok=True)
-            except OSError:
-                pass
+        write_whole(path, json.dumps({"code": code_fingerprint(), "answers": self.answers}))
 
 
 def by_text(name: str, encode: Callable[[Any], Any], decode: Callable[[Any], Any]):

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import secrets
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
+
+from ..kept import write_whole
 
 _ROW_BLOCK = re.compile(r'^<details class="snipcheck-rows">\n.*?^</details>$', re.MULTILINE | re.DOTALL)
 ANCHORS = "rows.json"  # in the folder given: block key -> its anchors
@@ -96,7 +97,7 @@ class SetAsideRows:
             key = hashlib.sha256(f"{_FINGERPRINT}\0{block}".encode("utf-8", "surrogatepass")).hexdigest()
             now[key] = kept[key] if key in kept else sorted(anchors(block))
         if path is not None and now != kept:
-            _write(path, now)
+            write_whole(path, json.dumps(now))
         return {anchor for found in now.values() for anchor in found}
 
 
@@ -108,13 +109,3 @@ def _read(path: Path) -> dict[str, list[str]]:
     if not isinstance(kept, dict) or not all(isinstance(v, list) and all(isinstance(a, str) for a in v) for v in kept.values()):
         return {}
     return kept
-
-
-def _write(path: Path, blocks: dict[str, list[str]]) -> None:
-    temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary.write_text(json.dumps(blocks), encoding="utf-8")
-        os.replace(temporary, path)  # a reader sees the whole file or none
-    except OSError:
-        pass  # not kept: read again next time

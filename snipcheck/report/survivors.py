@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import sys
 from collections.abc import Callable
@@ -28,6 +27,7 @@ from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
 
+from ..kept import write_whole
 from ..problems import Problem, ProblemKind
 from ..read.page import Document
 
@@ -147,13 +147,7 @@ class Scans:
         except (OSError, ValueError):
             pass
         found = visible_ties(html)
-        temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            temporary.write_text(json.dumps(found), encoding="utf-8")
-            os.replace(temporary, path)  # a reader sees the whole entry or none
-        except OSError:
-            pass  # not kept: read again next time
+        write_whole(path, json.dumps(found))
         return found
 
     def evict_unused(self) -> None:

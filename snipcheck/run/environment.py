@@ -19,10 +19,9 @@ import importlib.metadata
 import os
 import re
 import sys
-import threading
-import time
 from pathlib import Path
 
+from ..kept import write_whole
 from .cache import sha256
 
 RUNNER_VERSION = "3"
@@ -120,16 +119,7 @@ def installed_distributions(folder: Path | None = None) -> list[str]:
             pass
     lines = _distribution_lines(texts)
     if path is not None:
-        temporary = path.with_name(f"{path.name}.tmp-{os.getpid()}-{threading.get_ident()}-{time.monotonic_ns()}")
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            temporary.write_text("\n".join([key, *lines]), encoding="utf-8")
-            os.replace(temporary, path)  # a reader sees the whole list or none
-        except OSError:  # not kept: made again next time
-            try:
-                temporary.unlink(missing_ok=True)
-            except OSError:
-                pass
+        write_whole(path, "\n".join([key, *lines]))  # not kept if it cannot be: made again next time
     return lines
 
 

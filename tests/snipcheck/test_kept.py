@@ -137,3 +137,20 @@ def test_the_kept_answer_for_every_snippet_is_what_reading_it_gives(function):
     for path in SNIPPETS:
         answer = function.__wrapped__(path.read_text(encoding="utf-8"))
         assert decode(json.loads(json.dumps(encode(answer)))) == answer, path.name
+
+
+def test_write_whole_replaces_the_file_and_leaves_no_temporary(tmp_path):
+    path = tmp_path / "deeper" / "entry.json"
+    kept.write_whole(path, "first")
+    kept.write_whole(path, "second")
+    assert path.read_text(encoding="utf-8") == "second"
+    assert [p.name for p in path.parent.iterdir()] == ["entry.json"]
+
+
+@pytest.mark.hostile
+def test_write_whole_into_an_unwritable_place_keeps_nothing_and_raises_nothing(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    kept.write_whole(blocker / "entry.json", "lost")  # its folder cannot be made
+    assert blocker.read_text(encoding="utf-8") == "not a folder"
+    assert [p.name for p in tmp_path.iterdir()] == ["a-file"]
